@@ -1,0 +1,26 @@
+// The player program of ../shared/spec/protocol.md: reads the start and the opponent's
+// moves, writes its own moves, one a line, flushed.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "ioiwari/exit_code.hpp"
+#include "ioiwari/game.hpp"
+#include "ioiwari/solver.hpp"
+
+namespace ioiwari {
+
+struct ProtocolResult {
+  ExitCode code = ExitCode::ok;
+  std::string error;  // one line, without the program name; empty when code is ok
+};
+
+// Plays one game as `me` with the table's best moves: reads the start (kPits tokens) and the
+// opponent's moves from `in`, writes each of its own moves to `out` on a line of its own and
+// flushes. Returns as soon as a move has emptied the board, without reading further. On bad
+// input it stops at once, writes nothing more to `out`, and says why in the result.
+ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table,
+                             Player me = Player::first);
+
+}  // namespace ioiwari

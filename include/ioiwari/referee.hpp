@@ -1,0 +1,60 @@
+// Judging a player program: one game with the program as player 1 against a strategy.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ioiwari/board.hpp"
+#include "ioiwari/solver.hpp"
+#include "ioiwari/strategy.hpp"
+
+namespace ioiwari {
+
+// How a game ended for the player. Each fault is its own verdict.
+enum class Verdict {
+  win,
+  tie,
+  loss,
+  unreadable_move,   // a line that is not a single integer, or too long
+  out_of_range,      // an integer that is not a pit label
+  empty_pit,         // a pit with no beads
+  timeout,           // silence past the time limit, or still running after the game ended
+  early_exit,        // output closed before the game was over
+  output_after_end,  // wrote something after the last move
+  nonzero_exit,      // exited with a status other than 0
+  killed_by_signal,  // ended by a signal
+};
+inline constexpr int kVerdictCount = 11;
+
+std::string_view name(Verdict verdict);
+
+struct RefereeLimits {
+  std::chrono::milliseconds per_move{2000};  // from the opponent's move to the player's reply
+  std::chrono::milliseconds per_game{20000};
+  std::size_t max_line_bytes = 64;  // what it reads of one move line
+};
+
+struct GameReport {
+  Board start;
+  Strategy strategy = Strategy::optimal;
+  std::uint64_t seed = 0;
+  Verdict verdict = Verdict::win;
+  std::string detail;      // what went wrong, for the faults
+  std::vector<Pit> moves;  // both sides', in order, up to the fault
+  int bank1 = 0, bank2 = 0;
+  std::chrono::nanoseconds slowest_move{0};
+  std::string player_errors;  // what the player wrote on standard error
+};
+
+// Runs `player` (a command and its arguments) as player 1 from `start` against `strategy`
+// (random choices seeded with `seed`), in the role of the judge: writes the start line,
+// reads and checks each move, answers with the strategy's. The player is killed and reaped
+// when the verdict is known.
+GameReport referee_game(const std::vector<std::string>& player, const Board& start,
+                        Strategy strategy, std::uint64_t seed, const Table& table,
+                        const RefereeLimits& limits);
+
+}  // namespace ioiwari

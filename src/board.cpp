@@ -1,0 +1,96 @@
+#include "ioiwari/board.hpp"
+
+#include <cassert>
+#include <ostream>
+
+namespace ioiwari {
+
+std::optional<Board> Board::from_counts(std::span<const int> counts) {
+  if (counts.size() != static_cast<std::size_t>(kPits)) return std::nullopt;
+  Board board;
+  for (int i = 0; i < kPits; ++i) {
+    if (counts[i] < 0 || counts[i] > kPitCapacity) return std::nullopt;
+    board.pits_[i] = static_cast<std::uint8_t>(counts[i]);
+  }
+  return board;
+}
+
+Board Board::from_code(Code code) {
+  assert(code < static_cast<Code>(kCodeCount));
+  Board board;
+  for (auto& pit : board.pits_) {
+    pit = static_cast<std::uint8_t>(code % kCodeBase);
+    code /= kCodeBase;
+  }
+  return board;
+}
+
+Board::Code Board::code() const {
+  Code code = 0;
+  for (int i = kPits - 1; i >= 0; --i)
+    code = code * kCodeBase + pits_[i];
+  return code;
+}
+
+int Board::total() const {
+  int total = 0;
+  for (auto beads : pits_)
+    total += beads;
+  return total;
+}
+
+Board Board::rotated(int steps) const {
+  steps %= kPits;
+  if (steps < 0) steps += kPits;
+  Board board;
+  for (int i = 0; i < kPits; ++i)
+    board.pits_[(i + steps) % kPits] = pits_[i];
+  return board;
+}
+
+bool Board::is_ioi_start() const {
+  for (auto beads : pits_) {
+    if (beads < kStartMinBeads || beads > kStartMaxBeads) return false;
+  }
+  return total() == kStartBeads;
+}
+
+// The sowing loop, straight from the rules: the hand visits the pits clockwise from the one
+// after `pit`. While it holds more than one bead it skims a full pit or drops a bead; its last
+// bead captures a pit holding 1..kPitCapacity-1 beads, or goes to the opponent.
+MoveResult play(const Board& board, Pit pit) {
+  assert(board.is_legal(pit));
+  MoveResult result{board};
+  auto& pits = result.after.pits_;
+  int hand = pits[pit.index()];
+  pits[pit.index()] = 0;
+  int at = pit.index();
+  while (hand > 1) {
+    at = at + 1 == kPits ? 0 : at + 1;
+    if (pits[at] == kPitCapacity) {
+      --pits[at];
+      ++result.mover_gain;
+    } else {
+      ++pits[at];
+      --hand;
+    }
+  }
+  at = at + 1 == kPits ? 0 : at + 1;
+  if (pits[at] > 0 && pits[at] < kPitCapacity) {
+    result.mover_gain += pits[at] + 1;
+    pits[at] = 0;
+  } else {
+    ++result.opponent_gain;
+  }
+  return result;
+}
+
+std::ostream& operator<<(std::ostream& out, const Board& board) {
+  for (Pit pit : kAllPits) {
+    if (pit.index() > 0) out << ' ';
+    out << board.beads(pit);
+  }
+  return out;
+}
+
+}  // namespace ioiwari

@@ -1,0 +1,101 @@
+#include "ioiwari/protocol.hpp"
+
+#include <array>
+#include <istream>
+#include <ostream>
+
+#include "ioiwari/token.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+ProtocolResult fail(ExitCode code, std::string message) {
+  return {code, std::move(message)};
+}
+
+// "move 3 (player 2)": where a message about a move points.
+std::string move_place(const Game& game) {
+  return "move " + std::to_string(game.move_number()) + " (player " +
+         std::to_string(number(game.to_move())) + ")";
+}
+
+// Reads the start, or says what was wrong with it.
+ProtocolResult read_start(TokenReader& reader, Board& start) {
+  std::array<int, kPits> counts{};
+  for (int i = 0; i < kPits; ++i) {
+    const std::string where = "start, pit " + std::to_string(i + 1) + ": ";
+    const auto token = reader.next();
+    if (!token) {
+      return fail(ExitCode::input_ended, i == 0 ? "input ended before the start: expected " +
+                                                      std::to_string(kPits) + " bead counts"
+                                                : "input ended after " + std::to_string(i) +
+                                                      " of the " + std::to_string(kPits) +
+                                                      " bead counts of the start");
+    }
+    const Number number = parse_number(*token);
+    if (number.kind == Number::Kind::not_integer) {
+      return fail(ExitCode::bad_start, where + quoted(*token) + " is not an integer");
+    }
+    if (number.kind == Number::Kind::too_large || number.value < 0 || number.value > kPitCapacity) {
+      return fail(ExitCode::bad_start, where + quoted(*token) + " beads: a pit holds 0 to " +
+                                           std::to_string(kPitCapacity));
+    }
+    counts[i] = static_cast<int>(number.value);
+  }
+  start = *Board::from_counts(counts);
+  if (start.empty()) return fail(ExitCode::bad_start, "start: every pit is empty");
+  return {};
+}
+
+// Reads the opponent's move, or says what was wrong with it.
+ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
+  const auto token = reader.next();
+  if (!token) {
+    return fail(ExitCode::input_ended,
+                "input ended before " + move_place(game) + ": the game is not over");
+  }
+  const Number number = parse_number(*token);
+  if (number.kind == Number::Kind::not_integer) {
+    return fail(ExitCode::bad_move,
+                move_place(game) + ": " + quoted(*token) + " is not an integer");
+  }
+  const auto named =
+      number.kind == Number::Kind::integer ? Pit::from_label(number.value) : std::nullopt;
+  if (!named) {
+    return fail(ExitCode::bad_move, move_place(game) + ": " + quoted(*token) +
+                                        " is not a pit: pits are 1 to " + std::to_string(kPits));
+  }
+  if (!game.board().is_legal(*named)) {
+    return fail(ExitCode::bad_move,
+                move_place(game) + ": pit " + std::to_string(named->label()) + " is empty");
+  }
+  pit = *named;
+  return {};
+}
+
+}  // namespace
+
+ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table, Player me) {
+  TokenReader reader(in);
+  Board start;
+  if (auto result = read_start(reader, start); result.code != ExitCode::ok) return result;
+  Game game(start);
+  while (!game.over()) {
+    Pit pit = Pit::at_index(0);
+    if (game.to_move() == me) {
+      pit = *table.best_move(game.board());
+      out << pit.label() << '\n' << std::flush;
+      if (!out) {
+        return fail(ExitCode::output_closed,
+                    "standard output closed at " + move_place(game) + ": cannot write the move");
+      }
+    } else if (auto result = read_move(reader, game, pit); result.code != ExitCode::ok) {
+      return result;
+    }
+    game.play(pit);
+  }
+  return {};
+}
+
+}  // namespace ioiwari

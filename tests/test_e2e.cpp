@@ -1,0 +1,146 @@
+// End to end: the built ioiwari binary, run through real pipes.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/exit_code.hpp"
+#include "ioiwari/process.hpp"
+#include "ioiwari/referee.hpp"
+
+using namespace ioiwari;
+using namespace std::chrono_literals;
+
+namespace {
+
+const Table& table() {
+  static const Table solved = Table::solve();
+  return solved;
+}
+
+std::vector<Board> ioi_starts() {
+  std::vector<Board> starts;
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+    if (Board::from_code(code).is_ioi_start()) starts.push_back(Board::from_code(code));
+  }
+  return starts;
+}
+
+struct Outcome {
+  ExitStatus status;
+  std::string out, err;
+};
+
+// Runs ioiwari with `args`, feeds it `input` and closes its input, and collects everything.
+Outcome run(std::vector<std::string> args, const std::string& input) {
+  args.insert(args.begin(), IOIWARI_BINARY);
+  ChildProcess child(args);
+  child.write(input);
+  child.close_input();
+  Outcome outcome;
+  const auto deadline = Clock::now() + 20s;
+  std::string line;
+  ChildProcess::Read read;
+  while ((read = child.read_line(line, deadline, 1 << 20)) == ChildProcess::Read::line) {
+    outcome.out += line + "\n";
+  }
+  REQUIRE(read == ChildProcess::Read::end);
+  const auto status = child.wait_until(deadline);
+  REQUIRE(status);
+  outcome.status = *status;
+  outcome.err = child.error_output();
+  return outcome;
+}
+
+void check_wins_all_starts(Strategy strategy) {
+  const RefereeLimits limits;
+  std::uint64_t seed = 0;
+  for (const Board& start : ioi_starts()) {
+    const GameReport report =
+        referee_game({IOIWARI_BINARY}, start, strategy, ++seed, table(), limits);
+    INFO("start " << start << " against " << name(strategy) << ": " << report.detail << " "
+                  << report.player_errors);
+    REQUIRE(report.verdict == Verdict::win);
+    REQUIRE(report.bank1 - report.bank2 >= table().value(start));
+    REQUIRE(report.player_errors.empty());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the binary wins all 357 starts against an optimal player 2", "[e2e]") {
+  check_wins_all_starts(Strategy::optimal);
+}
+TEST_CASE("the binary wins all 357 starts against a greedy player 2", "[e2e]") {
+  check_wins_all_starts(Strategy::greedy);
+}
+TEST_CASE("the binary wins all 357 starts against a random player 2", "[e2e]") {
+  check_wins_all_starts(Strategy::random);
+}
+
+TEST_CASE("the binary reads a start sent one number a line", "[e2e]") {
+  // 0 0 0 0 0 1 1: pit 6 captures pit 7 and the game is over after one move.
+  const Outcome outcome = run({}, "0\n0\n0\n0\n0\n1\n1\n");
+  CHECK(outcome.status.success());
+  CHECK(outcome.out == "6\n");
+  CHECK(outcome.err.empty());
+}
+
+TEST_CASE("each kind of bad input gets its exit code and one line on standard error", "[e2e]") {
+  struct Case {
+    std::string input;
+    ExitCode code;
+    std::string err;
+    std::string out;
+  };
+  const std::vector<Case> cases = {
+      {"", ExitCode::input_ended, "ioiwari: input ended before the start: expected 7 bead counts\n",
+       ""},
+      {"4 3 2 4 2 3 9\n", ExitCode::bad_start,
+       "ioiwari: start, pit 7: \"9\" beads: a pit holds 0 to 5\n", ""},
+      {"0 0 0 0 0 0 0\n", ExitCode::bad_start, "ioiwari: start: every pit is empty\n", ""},
+      {"4 3 2 4 2 3 2\nx\n", ExitCode::bad_move,
+       "ioiwari: move 2 (player 2): \"x\" is not an integer\n", "2\n"},
+      {"4 3 2 4 2 3 2\n9\n", ExitCode::bad_move,
+       "ioiwari: move 2 (player 2): \"9\" is not a pit: pits are 1 to 7\n", "2\n"},
+      {"4 3 2 4 2 3 2\n2\n", ExitCode::bad_move, "ioiwari: move 2 (player 2): pit 2 is empty\n",
+       "2\n"},
+      {"4 3 2 4 2 3 2\n", ExitCode::input_ended,
+       "ioiwari: input ended before move 2 (player 2): the game is not over\n", "2\n"},
+  };
+  for (const Case& c : cases) {
+    INFO("input " << c.input);
+    const Outcome outcome = run({}, c.input);
+    CHECK_FALSE(outcome.status.signaled);
+    CHECK(outcome.status.number == to_int(c.code));
+    CHECK(outcome.err == c.err);
+    CHECK(outcome.out == c.out);
+  }
+}
+
+TEST_CASE("a reader that goes away ends the binary with its exit code, not SIGPIPE", "[e2e]") {
+  ChildProcess child({IOIWARI_BINARY});
+  child.close_output();
+  child.write("4 3 2 4 2 3 2\n");
+  const auto status = child.wait_until(Clock::now() + 20s);
+  REQUIRE(status);
+  CHECK_FALSE(status->signaled);
+  CHECK(status->number == to_int(ExitCode::output_closed));
+  CHECK(child.error_output() ==
+        "ioiwari: standard output closed at move 1 (player 1): cannot write the move\n");
+}
+
+TEST_CASE("the command line through the binary", "[e2e]") {
+  const Outcome help = run({"--help"}, "");
+  CHECK(help.status.success());
+  CHECK(help.out.starts_with("usage: ioiwari"));
+  CHECK(help.err.empty());
+
+  const Outcome version = run({"--version"}, "");
+  CHECK(version.status.success());
+  CHECK(version.out.starts_with("ioiwari "));
+
+  const Outcome unknown = run({"--bogus"}, "");
+  CHECK(unknown.status.number == to_int(ExitCode::usage));
+  CHECK(unknown.out.empty());
+  CHECK(unknown.err.starts_with("ioiwari: unknown option '--bogus'\n"));
+}
