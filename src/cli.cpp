@@ -42,29 +42,30 @@ constexpr std::string_view kHelp =
 
 int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
             std::ostream& err) {
-  if (!args.empty()) {
-    const std::string_view arg = args.front();
-    if (args.size() == 1 && (arg == "--help" || arg == "-h")) {
-      out << kUsage << '\n' << kHelp << std::flush;
-      return to_int(ExitCode::ok);
-    }
-    if (args.size() == 1 && arg == "--version") {
-      out << "ioiwari " << IOIWARI_VERSION << '\n' << std::flush;
-      return to_int(ExitCode::ok);
-    }
-    if (arg.starts_with("-") && arg != "--help" && arg != "-h" && arg != "--version") {
-      err << "ioiwari: unknown option '" << arg << "'\n" << kUsage;
-    } else if (arg.starts_with("-")) {
-      err << "ioiwari: '" << arg << "' takes no further arguments\n" << kUsage;
-    } else {
-      err << "ioiwari: unknown command '" << arg << "'\n" << kUsage;
-    }
-    return to_int(ExitCode::usage);
+  if (args.empty()) {
+    const Table table = Table::solve();
+    const ProtocolResult result = play_protocol(in, out, table, Player::first);
+    if (result.code != ExitCode::ok) err << "ioiwari: " << result.error << '\n';
+    return to_int(result.code);
   }
-  const Table table = Table::solve();
-  const ProtocolResult result = play_protocol(in, out, table, Player::first);
-  if (result.code != ExitCode::ok) err << "ioiwari: " << result.error << '\n';
-  return to_int(result.code);
+  const std::string_view first = args.front();
+  const bool help = first == "--help" || first == "-h";
+  const bool version = first == "--version";
+  if ((help || version) && args.size() == 1) {
+    if (help) out << kUsage << '\n' << kHelp;
+    if (version) out << "ioiwari " << IOIWARI_VERSION << '\n';
+    out << std::flush;
+    return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
+  }
+  if (help || version) {
+    err << "ioiwari: '" << first << "' takes no arguments, got '" << args[1] << "'\n";
+  } else if (first.starts_with('-')) {
+    err << "ioiwari: unknown option '" << first << "'\n";
+  } else {
+    err << "ioiwari: unknown command '" << first << "'\n";
+  }
+  err << kUsage;
+  return to_int(ExitCode::usage);
 }
 
 }  // namespace ioiwari
