@@ -57,32 +57,59 @@ bool Board::is_ioi_start() const {
 
 // The sowing loop, straight from the rules: the hand visits the pits clockwise from the one
 // after `pit`. While it holds more than one bead it skims a full pit or drops a bead; its last
-// bead captures a pit holding 1..kPitCapacity-1 beads, or goes to the opponent.
-MoveResult play(const Board& board, Pit pit) {
+// bead captures a pit holding 1..kPitCapacity-1 beads, or goes to the opponent. `record` is
+// told each step; play() passes one that does nothing, which the compiler removes.
+template <class Record>
+MoveResult sow(const Board& board, Pit pit, Record&& record) {
   assert(board.is_legal(pit));
   MoveResult result{board};
   auto& pits = result.after.pits_;
   int hand = pits[pit.index()];
   pits[pit.index()] = 0;
-  int at = pit.index();
+  Pit at = pit;
   while (hand > 1) {
-    at = at + 1 == kPits ? 0 : at + 1;
-    if (pits[at] == kPitCapacity) {
-      --pits[at];
+    at = at.next();
+    auto& beads = pits[at.index()];
+    if (beads == kPitCapacity) {
+      --beads;
       ++result.mover_gain;
+      record(SowStep{SowStep::Kind::skim, at, 1});
     } else {
-      ++pits[at];
+      ++beads;
       --hand;
+      record(SowStep{SowStep::Kind::drop, at, 1});
     }
   }
-  at = at + 1 == kPits ? 0 : at + 1;
-  if (pits[at] > 0 && pits[at] < kPitCapacity) {
-    result.mover_gain += pits[at] + 1;
-    pits[at] = 0;
+  at = at.next();
+  auto& last = pits[at.index()];
+  if (last > 0 && last < kPitCapacity) {
+    result.mover_gain += last + 1;
+    record(SowStep{SowStep::Kind::capture, at, last + 1});
+    last = 0;
   } else {
     ++result.opponent_gain;
+    record(SowStep{SowStep::Kind::give_away, at, 1});
   }
   return result;
+}
+
+MoveResult play(const Board& board, Pit pit) {
+  return sow(board, pit, [](const SowStep&) {});
+}
+
+MoveTrace trace(const Board& board, Pit pit) {
+  MoveTrace traced;
+  traced.result = sow(board, pit, [&](const SowStep& step) { traced.steps.push_back(step); });
+  return traced;
+}
+
+std::vector<Board> ioi_starts() {
+  std::vector<Board> starts;
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+    const Board board = Board::from_code(code);
+    if (board.is_ioi_start()) starts.push_back(board);
+  }
+  return starts;
 }
 
 std::ostream& operator<<(std::ostream& out, const Board& board) {

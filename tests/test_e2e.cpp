@@ -17,14 +17,6 @@ const Table& table() {
   return solved;
 }
 
-std::vector<Board> ioi_starts() {
-  std::vector<Board> starts;
-  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    if (Board::from_code(code).is_ioi_start()) starts.push_back(Board::from_code(code));
-  }
-  return starts;
-}
-
 struct Outcome {
   ExitStatus status;
   std::string out, err;

@@ -17,14 +17,6 @@ const Table& table() {
   return solved;
 }
 
-std::vector<Board> ioi_starts() {
-  std::vector<Board> starts;
-  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    if (Board::from_code(code).is_ioi_start()) starts.push_back(Board::from_code(code));
-  }
-  return starts;
-}
-
 // A whole game as the two streams would carry it: what the judge sends (the start and the
 // opponent's moves) and what the player must answer. The player's moves are the table's
 // best, so the game can be written out in advance.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "ioiwari/constants.hpp"
 
@@ -76,7 +77,8 @@ class Board {
   friend bool operator==(const Board&, const Board&) = default;
 
  private:
-  friend MoveResult play(const Board& board, Pit pit);
+  template <class Record>
+  friend MoveResult sow(const Board& board, Pit pit, Record&& record);
   std::array<std::uint8_t, kPits> pits_{};
 };
 
@@ -91,6 +93,33 @@ struct MoveResult {
 
 // Makes the move from `pit`, which must hold a bead (see Board::is_legal).
 MoveResult play(const Board& board, Pit pit);
+
+// One thing the hand did at one pit during a move.
+struct SowStep {
+  enum class Kind {
+    drop,       // one bead from the hand into the pit
+    skim,       // the pit was full: one bead from it to the mover's bank
+    capture,    // the last bead and the pit's beads to the mover's bank (`beads` in all)
+    give_away,  // the last bead met an empty or full pit and went to the opponent's bank
+  };
+  Kind kind;
+  Pit pit;
+  int beads;  // how many beads moved: 1, or the capture's total
+  friend bool operator==(const SowStep&, const SowStep&) = default;
+};
+
+// A move with everything its hand did, in order, for showing a person what happened.
+struct MoveTrace {
+  MoveResult result;
+  std::vector<SowStep> steps;
+};
+
+// Makes the move from `pit` like play(), and records each step of the sowing.
+MoveTrace trace(const Board& board, Pit pit);
+
+// The 357 starts of the IOI task (kStartBeads beads, kStartMinBeads..kStartMaxBeads a pit),
+// in order of their codes.
+std::vector<Board> ioi_starts();
 
 // Writes the counts pit 1 first, separated by single spaces: "4 3 2 4 2 3 2".
 std::ostream& operator<<(std::ostream& out, const Board& board);
