@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ioiwari/cli.hpp"
+#include "ioiwari/environment.hpp"
 #include "ioiwari/exit_code.hpp"
 
 int main(int argc, char** argv) {
@@ -13,7 +14,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
-    return ioiwari::run_cli(args, std::cin, std::cout, std::cerr);
+    return ioiwari::run_cli(args, std::cin, std::cout, std::cerr,
+                            ioiwari::Environment::of_process());
   } catch (const std::exception& error) {
     std::cerr << "ioiwari: internal error: " << error.what() << '\n';
     return ioiwari::to_int(ioiwari::ExitCode::failure);

@@ -20,7 +20,8 @@ std::string move_place(const Game& game) {
          std::to_string(number(game.to_move())) + ")";
 }
 
-// Reads the start, or says what was wrong with it.
+}  // namespace
+
 ProtocolResult read_start(TokenReader& reader, Board& start) {
   std::array<int, kPits> counts{};
   for (int i = 0; i < kPits; ++i) {
@@ -47,6 +48,8 @@ ProtocolResult read_start(TokenReader& reader, Board& start) {
   if (start.empty()) return fail(ExitCode::bad_start, "start: every pit is empty");
   return {};
 }
+
+namespace {
 
 // Reads the opponent's move, or says what was wrong with it.
 ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
@@ -76,11 +79,16 @@ ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
 
 }  // namespace
 
-ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table, Player me) {
+ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table, Player me,
+                             ProtocolObserver* observer) {
+  ProtocolObserver silent;
+  ProtocolObserver& watch = observer != nullptr ? *observer : silent;
   TokenReader reader(in);
   Board start;
+  watch.reading_start();
   if (auto result = read_start(reader, start); result.code != ExitCode::ok) return result;
   Game game(start);
+  watch.started(game);
   while (!game.over()) {
     Pit pit = Pit::at_index(0);
     if (game.to_move() == me) {
@@ -90,10 +98,12 @@ ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& t
         return fail(ExitCode::output_closed,
                     "standard output closed at " + move_place(game) + ": cannot write the move");
       }
-    } else if (auto result = read_move(reader, game, pit); result.code != ExitCode::ok) {
-      return result;
+    } else {
+      watch.reading_move(game);
+      if (auto result = read_move(reader, game, pit); result.code != ExitCode::ok) return result;
     }
     game.play(pit);
+    watch.moved(game);
   }
   return {};
 }

@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "ioiwari/board.hpp"
 #include "ioiwari/cli.hpp"
 #include "ioiwari/exit_code.hpp"
+#include "ioiwari/terminal.hpp"
 
 using namespace ioiwari;
 
@@ -63,4 +65,107 @@ TEST_CASE("no arguments plays player 1 and reports bad input on standard error",
   CHECK(bad.code == to_int(ExitCode::bad_start));
   CHECK(bad.out.empty());
   CHECK(bad.err == "ioiwari: start: every pit is empty\n");
+}
+
+namespace {
+
+Result cli_in(const Environment& environment, std::vector<std::string_view> args,
+              const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const int code = run_cli(args, in, out, err, environment);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("play takes a start, a side, a seed and a colour switch", "[cli][terminal]") {
+  const Result given = cli({"play", "--start", "4 3 2 4 2 3 2", "--second"}, "quit\n");
+  CHECK(given.code == 0);
+  CHECK(given.out.find("you are player 2; ioiwari moves first. Start: 4 3 2 4 2 3 2.") !=
+        std::string::npos);
+
+  // The same seed draws the same IOI start; the start is always one of the 357.
+  const Result a = cli({"play", "--seed", "12"}, "quit\n");
+  const Result b = cli({"play", "--seed", "12"}, "quit\n");
+  CHECK(a.out == b.out);
+  const auto at = a.out.find("Start: ") + 7;
+  std::istringstream counts(a.out.substr(at, a.out.find('.', at) - at));
+  std::vector<int> pits(kPits);
+  for (int& beads : pits)
+    counts >> beads;
+  CHECK(Board::from_counts(pits)->is_ioi_start());
+}
+
+TEST_CASE("play's colour follows the terminal, NO_COLOR and --no-color", "[cli][terminal]") {
+  Environment terminal;
+  terminal.output_is_terminal = true;
+  CHECK(cli_in(terminal, {"play", "--seed", "1"}, "quit\n").out.find("\x1b[") != std::string::npos);
+  CHECK(cli_in(terminal, {"play", "--seed", "1", "--no-color"}, "quit\n").out.find("\x1b[") ==
+        std::string::npos);
+  Environment no_color = terminal;
+  no_color.no_color = true;
+  CHECK(cli_in(no_color, {"play", "--seed", "1"}, "quit\n").out.find("\x1b[") == std::string::npos);
+  CHECK(cli_in(Environment{}, {"play", "--seed", "1"}, "quit\n").out.find("\x1b[") ==
+        std::string::npos);
+}
+
+TEST_CASE("play catches Ctrl-C and reports it", "[cli][terminal]") {
+  Environment environment;
+  bool caught = false;
+  environment.catch_interrupts = [&] { caught = true; };
+  environment.interrupted = [] { return true; };
+  const Result result = cli_in(environment, {"play", "--seed", "1"}, "");
+  CHECK(caught);
+  CHECK(result.code == kInterruptedExit);
+  CHECK(result.out.find("Interrupted: game left at move 1") != std::string::npos);
+}
+
+TEST_CASE("play rejects bad options with usage and exit 2", "[cli][terminal]") {
+  struct Case {
+    std::vector<std::string_view> args;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {{"play", "--start"}, "ioiwari: play: --start needs the counts, as \"4 3 2 4 2 3 2\"\n"},
+      {{"play", "--start", "4 3 2"},
+       "ioiwari: play: --start: input ended after 3 of the 7 "
+       "bead counts of the start\n"},
+      {{"play", "--start", "4 3 2 4 2 3 x"},
+       "ioiwari: play: --start: start, pit 7: \"x\" is not an integer\n"},
+      {{"play", "--start", "4 3 2 4 2 3 2 1"},
+       "ioiwari: play: --start: \"1\" after the 7 counts\n"},
+      {{"play", "--start", "0 0 0 0 0 0 0"}, "ioiwari: play: --start: start: every pit is empty\n"},
+      {{"play", "--seed", "x"}, "ioiwari: play: --seed needs a number 0 or more, not \"x\"\n"},
+      {{"play", "--seed"}, "ioiwari: play: --seed needs a number 0 or more\n"},
+      {{"play", "--seed", "1", "--start", "4 3 2 4 2 3 2"},
+       "ioiwari: play: --start and --seed do not go together\n"},
+      {{"play", "--fast"}, "ioiwari: play: unknown option '--fast'\n"},
+  };
+  for (const Case& c : cases) {
+    const Result result = cli(c.args);
+    INFO(c.error);
+    CHECK(result.code == to_int(ExitCode::usage));
+    CHECK(result.out.empty());
+    CHECK(result.err.starts_with(c.error));
+    CHECK(result.err.find("usage: ioiwari") != std::string::npos);
+  }
+}
+
+TEST_CASE("plain ioiwari shows the game on standard error only when a person types",
+          "[cli][terminal]") {
+  const std::string input = "4 3 2 4 2 3 2\n3\n";
+  Environment person;
+  person.input_is_terminal = true;
+  person.error_is_terminal = true;
+  person.no_color = true;
+  const Result shown = cli_in(person, {}, input);
+  const Result plain = cli_in(Environment{}, {}, input);
+  CHECK(shown.out == plain.out);  // the protocol stream is the same either way
+  CHECK(shown.err.find("Type the start") != std::string::npos);
+  CHECK(shown.err.find("bank of ioiwari (player 1)") != std::string::npos);
+  CHECK(plain.err == "ioiwari: input ended before move 4 (player 2): the game is not over\n");
+  Environment piped = person;
+  piped.input_is_terminal = false;  // a judge feeding input while stderr is a terminal
+  CHECK(cli_in(piped, {}, input).err == plain.err);
 }

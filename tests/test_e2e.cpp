@@ -1,11 +1,13 @@
 // End to end: the built ioiwari binary, run through real pipes.
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/process.hpp"
 #include "ioiwari/referee.hpp"
+#include "ioiwari/terminal.hpp"
 
 using namespace ioiwari;
 using namespace std::chrono_literals;
@@ -135,4 +137,92 @@ TEST_CASE("the command line through the binary", "[e2e]") {
   CHECK(unknown.status.number == to_int(ExitCode::usage));
   CHECK(unknown.out.empty());
   CHECK(unknown.err.starts_with("ioiwari: unknown option '--bogus'\n"));
+}
+
+namespace {
+
+// Runs ioiwari with `arguments` (shell words) under a pseudo-terminal made by script(1) from
+// util-linux, so that its standard streams are a terminal as a person's would be.
+std::vector<std::string> under_terminal(const std::string& arguments, bool no_color = false) {
+  const std::string environment = no_color ? "env NO_COLOR=1 " : "env -u NO_COLOR ";
+  return {"script", "-q", "-e", "-c", environment + IOIWARI_BINARY + " " + arguments, "/dev/null"};
+}
+
+// Everything the child writes until its output closes, and how it ended.
+Outcome collect(ChildProcess& child) {
+  Outcome outcome;
+  const auto deadline = Clock::now() + 20s;
+  std::string line;
+  while (child.read_line(line, deadline, 1 << 20) == ChildProcess::Read::line) {
+    outcome.out += line + "\n";
+  }
+  const auto status = child.wait_until(deadline);
+  REQUIRE(status);
+  outcome.status = *status;
+  return outcome;
+}
+
+// The person's side of a game from `start` where both play the table's best moves.
+std::string perfect_moves(const Board& start, Player person) {
+  Game game(start);
+  std::string typed;
+  while (!game.over()) {
+    const Pit pit = *table().best_move(game.board());
+    if (game.to_move() == person) typed += std::to_string(pit.label()) + "\n";
+    game.play(pit);
+  }
+  return typed;
+}
+
+const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+
+}  // namespace
+
+TEST_CASE("a whole game of play at a terminal, in colour", "[e2e][terminal]") {
+  ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'"));
+  child.write("hint\n9\n" + perfect_moves(kExample, Player::first));
+  const Outcome outcome = collect(child);
+  CHECK(outcome.status.success());
+  CHECK(outcome.out.find("pit 2: +2  pit 4: +2  pit 7: +2") != std::string::npos);
+  CHECK(outcome.out.find("There is no pit 9") != std::string::npos);
+  CHECK(outcome.out.find("You win by 2.") != std::string::npos);
+  CHECK(outcome.out.find("You never gave away a bead") != std::string::npos);
+  CHECK(outcome.out.find("\x1b[1m") != std::string::npos);  // a terminal gets colour
+}
+
+TEST_CASE("NO_COLOR turns colour off at a terminal", "[e2e][terminal]") {
+  ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'", true));
+  child.write(perfect_moves(kExample, Player::first));
+  const Outcome outcome = collect(child);
+  CHECK(outcome.status.success());
+  CHECK(outcome.out.find("You win by 2.") != std::string::npos);
+  CHECK(outcome.out.find("\x1b[") == std::string::npos);
+}
+
+TEST_CASE("Ctrl-C at the prompt ends play with a message and status 130", "[e2e][terminal]") {
+  ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'"));
+  child.write("2\n");
+  // Wait for the board before the second prompt, then press Ctrl-C.
+  const auto deadline = Clock::now() + 20s;
+  std::string line;
+  while (child.read_line(line, deadline, 1 << 20) == ChildProcess::Read::line &&
+         line.find("move 3: you to play") == std::string::npos) {
+  }
+  REQUIRE(line.find("move 3: you to play") != std::string::npos);
+  std::this_thread::sleep_for(200ms);  // let it reach its read of the next line
+  child.write("\x03");
+  const Outcome outcome = collect(child);
+  CHECK(outcome.status.number == kInterruptedExit);
+  CHECK(outcome.out.find("Interrupted: game left at move 3") != std::string::npos);
+}
+
+TEST_CASE("plain ioiwari at a terminal shows the game and still plays the protocol",
+          "[e2e][terminal]") {
+  ChildProcess child(under_terminal(""));
+  child.write("4 3 2 4 2 3 2\n" + perfect_moves(kExample, Player::second));
+  const Outcome outcome = collect(child);
+  CHECK(outcome.status.success());
+  CHECK(outcome.out.find("Type the start") != std::string::npos);
+  CHECK(outcome.out.find("\x1b[1mIoiwari\x1b[0m played pit 2 (3 beads)") != std::string::npos);
+  CHECK(outcome.out.find("game over after") != std::string::npos);
 }

@@ -16,11 +16,29 @@ struct ProtocolResult {
   std::string error;  // one line, without the program name; empty when code is ok
 };
 
+// What a protocol game tells whoever watches it (a person at a terminal); by default nothing.
+class ProtocolObserver {
+ public:
+  virtual ~ProtocolObserver() = default;
+  virtual void reading_start() {}
+  virtual void started(const Game& /*game*/) {}
+  // After every move, either side's: the move is game.history().back().
+  virtual void moved(const Game& /*game*/) {}
+  // Before the opponent's move is read.
+  virtual void reading_move(const Game& /*game*/) {}
+};
+
+class TokenReader;
+
+// Reads the kPits counts of a start from `reader` into `start`, or says what was wrong.
+ProtocolResult read_start(TokenReader& reader, Board& start);
+
 // Plays one game as `me` with the table's best moves: reads the start (kPits tokens) and the
 // opponent's moves from `in`, writes each of its own moves to `out` on a line of its own and
 // flushes. Returns as soon as a move has emptied the board, without reading further. On bad
 // input it stops at once, writes nothing more to `out`, and says why in the result.
+// `observer`, when given, is told of each step.
 ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table,
-                             Player me = Player::first);
+                             Player me = Player::first, ProtocolObserver* observer = nullptr);
 
 }  // namespace ioiwari

@@ -1,0 +1,23 @@
+// What the command line needs to know about where it runs: which streams are terminals,
+// whether colour is wanted, and Ctrl-C. main() reads it from the process; tests make it up.
+#pragma once
+
+#include <functional>
+
+namespace ioiwari {
+
+struct Environment {
+  bool input_is_terminal = false;
+  bool output_is_terminal = false;
+  bool error_is_terminal = false;
+  bool no_color = false;  // NO_COLOR is set and not empty
+  // Makes Ctrl-C end a read instead of the process (for `ioiwari play`).
+  std::function<void()> catch_interrupts = [] {};
+  // Whether Ctrl-C has been pressed since catch_interrupts().
+  std::function<bool()> interrupted = [] { return false; };
+
+  // The environment of this process (POSIX: isatty, getenv, sigaction).
+  static Environment of_process();
+};
+
+}  // namespace ioiwari

@@ -1,0 +1,243 @@
+// The terminal game and the terminal view of the protocol, driven through string streams.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/terminal.hpp"
+#include "ioiwari/token.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+const Table& table() {
+  static const Table solved = Table::solve();
+  return solved;
+}
+
+Board board(std::vector<int> counts) {
+  return *Board::from_counts(counts);
+}
+
+struct Session {
+  int code;
+  std::string screen;
+};
+
+Session play(const std::string& typed, PlayOptions options) {
+  std::istringstream in(typed);
+  std::ostringstream out;
+  const int code = play_terminal(in, out, table(), options);
+  return {code, out.str()};
+}
+
+PlayOptions options_for(const Board& start, Player person = Player::first) {
+  PlayOptions options;
+  options.start = start;
+  options.person = person;
+  return options;
+}
+
+bool has(const std::string& screen, const std::string& text) {
+  return screen.find(text) != std::string::npos;
+}
+
+// The person's moves of a game where both sides play the table's best moves.
+std::string perfect_moves(const Board& start, Player person) {
+  Game game(start);
+  std::string typed;
+  while (!game.over()) {
+    const Pit pit = *table().best_move(game.board());
+    if (game.to_move() == person) typed += std::to_string(pit.label()) + "\n";
+    game.play(pit);
+  }
+  return typed;
+}
+
+const Board kExample = board({4, 3, 2, 4, 2, 3, 2});
+
+}  // namespace
+
+TEST_CASE("prompt lines are read as pit numbers or command words", "[terminal]") {
+  using Kind = Command::Kind;
+  struct Case {
+    const char* line;
+    Kind kind;
+  };
+  const std::vector<Case> cases = {
+      {"3", Kind::move},          {"  7 \r", Kind::move},
+      {"0", Kind::no_such_pit},   {"8", Kind::no_such_pit},
+      {"-1", Kind::no_such_pit},  {"99999999999999999999", Kind::no_such_pit},
+      {"help", Kind::help},       {"HELP", Kind::help},
+      {"?", Kind::help},          {"hint", Kind::hint},
+      {"undo", Kind::undo},       {"u", Kind::undo},
+      {"board", Kind::board},     {"quit", Kind::quit},
+      {"q", Kind::quit},          {"exit", Kind::quit},
+      {"", Kind::nothing},        {" \t ", Kind::nothing},
+      {"3 4", Kind::unreadable},  {"three", Kind::unreadable},
+      {"3.0", Kind::unreadable},  {"hints", Kind::unreadable},
+      {"\x01", Kind::unreadable},
+  };
+  for (const Case& c : cases) {
+    INFO(quoted(c.line));
+    CHECK(parse_command(c.line).kind == c.kind);
+  }
+  CHECK(parse_command(" 5 ").pit == *Pit::from_label(5));
+}
+
+TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]") {
+  Game game(kExample);
+  std::ostringstream out;
+  draw_board(out, game, Names{"you", "ioiwari"}, Style(false));
+  const std::string screen = out.str();
+  for (int label = 1; label <= kPits; ++label)
+    CHECK(has(screen, std::to_string(label)));
+  CHECK(has(screen, "(4)"));
+  CHECK(has(screen, "clockwise"));
+  CHECK(has(screen, "bank of you (player 1): 0"));
+  CHECK(has(screen, "bank of ioiwari (player 2): 0"));
+  CHECK(has(screen, "move 1: you to play"));
+  CHECK_FALSE(has(screen, "\x1b["));
+  // Pit 1 is drawn at the top, the others clockwise: pit 2 right of pit 7 on the same row.
+  std::istringstream lines(screen);
+  std::string first, second;
+  std::getline(lines, first);
+  CHECK(first.find('1') != std::string::npos);
+  std::getline(lines, second);  // pit 1's count
+  std::getline(lines, second);  // labels 7 and 2
+  CHECK(second.find('7') < second.find('2'));
+}
+
+TEST_CASE("each move is described: drops, skims, capture, the bead given away", "[terminal]") {
+  const Names names{"you", "ioiwari"};
+  Game game(board({5, 0, 0, 5, 5, 0, 0}));
+  game.play(*Pit::from_label(1));
+  std::ostringstream out;
+  describe_last_move(out, game, names, Style(false));
+  CHECK(out.str() ==
+        "You played pit 1 (5 beads); dropped in pits 2, 3; skimmed full pit 4: 1 bead to you; "
+        "skimmed full pit 5: 1 bead to you; dropped in pits 6, 7; the last bead fell on empty "
+        "pit 1: 1 bead to ioiwari. Banks: you 2, ioiwari 1.\n");
+
+  Game capture(board({0, 3, 0, 2, 1, 0, 0}));
+  capture.play(*Pit::from_label(2));
+  out.str("");
+  describe_last_move(out, capture, names, Style(false));
+  CHECK(has(out.str(), "the last bead captured pit 5: 2 beads to you"));
+
+  Game full(board({0, 0, 0, 0, 0, 1, 5}));
+  full.play(*Pit::from_label(6));
+  out.str("");
+  describe_last_move(out, full, names, Style(false));
+  CHECK(has(out.str(), "the last bead fell on full pit 7: 1 bead to ioiwari"));
+}
+
+TEST_CASE("a person who plays perfectly wins and is told so", "[terminal]") {
+  const Session session = play(perfect_moves(kExample, Player::first), options_for(kExample));
+  CHECK(session.code == 0);
+  CHECK(has(session.screen, "Game over: you 11, ioiwari 9. You win by 2."));
+  CHECK(has(session.screen, "You never gave away a bead"));
+}
+
+TEST_CASE("a person who errs is shown the first costly move and what was better", "[terminal]") {
+  // From the example start pit 2, 4 and 7 are worth +2, pit 5 only -2 (table analysis).
+  std::string typed = "5\n";
+  Game game(kExample);
+  game.play(*Pit::from_label(5));
+  while (!game.over()) {
+    const Pit pit = *table().best_move(game.board());
+    if (game.to_move() == Player::first && game.history().size() > 1) {
+      typed += std::to_string(pit.label()) + "\n";
+    }
+    game.play(pit);
+  }
+  const Session session = play(typed, options_for(kExample));
+  CHECK(session.code == 0);
+  CHECK(has(session.screen,
+            "Your first costly move was move 1, pit 5 on 4 3 2 4 2 3 2: it cost you 4 beads "
+            "(worth -2; pit 2 was worth +2)."));
+}
+
+TEST_CASE("playing second, ioiwari moves first", "[terminal]") {
+  const Session session =
+      play(perfect_moves(kExample, Player::second), options_for(kExample, Player::second));
+  CHECK(session.code == 0);
+  CHECK(has(session.screen, "you are player 2; ioiwari moves first"));
+  CHECK(has(session.screen, "Ioiwari played pit 2 (3 beads)"));
+  CHECK(has(session.screen, "ioiwari wins by 2."));
+}
+
+TEST_CASE("hint lists every legal move for the person, best first", "[terminal]") {
+  const Session session = play("hint\n", options_for(kExample));
+  CHECK(has(session.screen,
+            "pit 2: +2  pit 4: +2  pit 7: +2  pit 1: 0  pit 6: 0  pit 3: -2  pit 5: -2\n"));
+}
+
+TEST_CASE("bad entries get their own messages and a new prompt", "[terminal]") {
+  // 0 3 0 2 1 0 0: pits 1, 3, 6 and 7 are empty.
+  const Session session = play("1\n9\nfive\n\n2\n", options_for(board({0, 3, 0, 2, 1, 0, 0})));
+  CHECK(has(session.screen, "Pit 1 is empty: choose a pit with beads (2, 4, 5)."));
+  CHECK(has(session.screen, "There is no pit 9: the pits are 1 to 7."));
+  CHECK(has(session.screen, "I can't read \"five\": type a pit number, or help"));
+  CHECK(has(session.screen, "You played pit 2"));
+  std::size_t prompts = 0;
+  for (std::size_t at = 0; (at = session.screen.find("your turn", at)) != std::string::npos; ++at) {
+    ++prompts;
+  }
+  CHECK(prompts >= 5);  // one per line typed
+}
+
+TEST_CASE("undo takes back the person's move and the reply", "[terminal]") {
+  const Session nothing = play("undo\n", options_for(kExample));
+  CHECK(has(nothing.screen, "Nothing to undo: you have not moved yet."));
+
+  const Session session = play("2\nundo\nboard\n", options_for(kExample));
+  CHECK(has(session.screen, "Took back your move from pit 2 and ioiwari's reply."));
+  // After the undo the board is the start again, with empty banks, at move 1.
+  const std::string after = session.screen.substr(session.screen.find("Took back"));
+  CHECK(has(after, "(4)"));
+  CHECK(has(after, "bank of you (player 1): 0"));
+  CHECK(has(after, "move 1: you to play"));
+}
+
+TEST_CASE("help, board, quit, end of input and Ctrl-C", "[terminal]") {
+  CHECK(has(play("help\n", options_for(kExample)).screen, "hint   the value of each"));
+  const Session quit = play("quit\n2\n", options_for(kExample));
+  CHECK(quit.code == 0);
+  CHECK(has(quit.screen, "You left the game at move 1."));
+  CHECK_FALSE(has(quit.screen, "You played"));
+
+  const Session ended = play("2\n", options_for(kExample));
+  CHECK(ended.code == 0);
+  CHECK(has(ended.screen, "End of input: game left at move 3, banks you 3, ioiwari 4."));
+
+  PlayOptions options = options_for(kExample);
+  options.interrupted = [] { return true; };
+  const Session interrupted = play("", options);
+  CHECK(interrupted.code == kInterruptedExit);
+  CHECK(has(interrupted.screen, "Interrupted: game left at move 1"));
+}
+
+TEST_CASE("colour only when asked for", "[terminal]") {
+  PlayOptions options = options_for(kExample);
+  CHECK_FALSE(has(play("2\n", options).screen, "\x1b["));
+  options.color = true;
+  const std::string screen = play("2\n", options).screen;
+  CHECK(has(screen, "\x1b[1m"));
+  CHECK(has(screen, "\x1b[0m"));
+}
+
+TEST_CASE("the protocol view draws the game on its own stream; the moves stay clean",
+          "[terminal]") {
+  std::istringstream in("4 3 2 4 2 3 2\n3\n");
+  std::ostringstream out, screen;
+  TerminalView view(screen, false, Player::first);
+  const ProtocolResult result = play_protocol(in, out, table(), Player::first, &view);
+  CHECK(result.code == ExitCode::input_ended);
+  CHECK(out.str() == "2\n5\n");
+  CHECK(has(screen.str(), "Type the start"));
+  CHECK(has(screen.str(), "Ioiwari played pit 2 (3 beads)"));
+  CHECK(has(screen.str(), "You played pit 3"));
+  CHECK(has(screen.str(), "move 2, your move as player 2 [1, 3, 4, 6, 7]> "));
+}
