@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <system_error>
 
 namespace ioiwari {
@@ -50,6 +51,24 @@ void drain(int& fd, std::string& into, std::size_t cap) {
   }
 }
 
+// The file argv[0] names: itself when it holds a '/', else the first executable of that name
+// in PATH. Done before fork, since execvp may allocate and a child of a threaded process must
+// not.
+std::string resolve(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (true) {
+    const auto colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string_view::npos) break;
+    dirs.remove_prefix(colon + 1);
+  }
+  throw std::system_error(ENOENT, std::generic_category(), "cannot find '" + program + "'");
+}
+
 }  // namespace
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
@@ -61,6 +80,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   if (argv.empty()) throw std::system_error(EINVAL, std::generic_category(), "empty command");
 
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
+  const std::string program = resolve(argv[0]);
   std::vector<char*> args;
   for (const std::string& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
@@ -76,7 +96,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
         ::dup2(error.write, STDERR_FILENO) < 0) {
       ::_exit(127);
     }
-    ::execvp(args[0], args.data());
+    ::execv(program.c_str(), args.data());
     const int failure = errno;
     [[maybe_unused]] auto ignored = ::write(report.write, &failure, sizeof failure);
     ::_exit(127);

@@ -49,9 +49,6 @@ ProtocolResult read_start(TokenReader& reader, Board& start) {
   return {};
 }
 
-namespace {
-
-// Reads the opponent's move, or says what was wrong with it.
 ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
   const auto token = reader.next();
   if (!token) {
@@ -76,8 +73,6 @@ ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
   pit = *named;
   return {};
 }
-
-}  // namespace
 
 ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table, Player me,
                              ProtocolObserver* observer) {

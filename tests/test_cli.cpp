@@ -7,6 +7,7 @@
 #include "ioiwari/board.hpp"
 #include "ioiwari/cli.hpp"
 #include "ioiwari/exit_code.hpp"
+#include "ioiwari/opponent.hpp"
 #include "ioiwari/terminal.hpp"
 
 using namespace ioiwari;
@@ -27,11 +28,11 @@ Result cli(std::vector<std::string_view> args, const std::string& input = "") {
 
 }  // namespace
 
-TEST_CASE("--help and --version print to standard output and succeed", "[cli]") {
+TEST_CASE("help and version print to standard output and succeed", "[cli]") {
   const Result help = cli({"--help"});
   CHECK(help.code == 0);
   CHECK(help.out.starts_with("usage: ioiwari"));
-  CHECK(help.out.find("Exit status:") != std::string::npos);
+  CHECK(help.out.find("Exit status of the player:") != std::string::npos);
   CHECK(help.err.empty());
   CHECK(cli({"-h"}).out == help.out);
 
@@ -136,8 +137,9 @@ TEST_CASE("play rejects bad options with usage and exit 2", "[cli][terminal]") {
       {{"play", "--start", "4 3 2 4 2 3 2 1"},
        "ioiwari: play: --start: \"1\" after the 7 counts\n"},
       {{"play", "--start", "0 0 0 0 0 0 0"}, "ioiwari: play: --start: start: every pit is empty\n"},
-      {{"play", "--seed", "x"}, "ioiwari: play: --seed needs a number 0 or more, not \"x\"\n"},
-      {{"play", "--seed"}, "ioiwari: play: --seed needs a number 0 or more\n"},
+      {{"play", "--seed", "x"},
+       "ioiwari: play: --seed needs a number 0 to 9223372036854775807, not \"x\"\n"},
+      {{"play", "--seed"}, "ioiwari: play: --seed needs a number 0 to 9223372036854775807\n"},
       {{"play", "--seed", "1", "--start", "4 3 2 4 2 3 2"},
        "ioiwari: play: --start and --seed do not go together\n"},
       {{"play", "--fast"}, "ioiwari: play: unknown option '--fast'\n"},
@@ -168,4 +170,59 @@ TEST_CASE("plain ioiwari shows the game on standard error only when a person typ
   Environment piped = person;
   piped.input_is_terminal = false;  // a judge feeding input while stderr is a terminal
   CHECK(cli_in(piped, {}, input).err == plain.err);
+}
+
+TEST_CASE("opponent and referee reject bad options with usage and exit 2", "[cli]") {
+  struct Case {
+    std::vector<std::string_view> args;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {{"opponent", "--strategy", "perfect"},
+       "ioiwari: opponent: --strategy is one of optimal, greedy, random, weakest\n"},
+      {{"opponent", "--start", "9 9 9 9 9 9 9"},
+       "ioiwari: opponent: --start: start, pit 1: \"9\" beads: a pit holds 0 to 5\n"},
+      {{"opponent", "--seed", "-4"},
+       "ioiwari: opponent: --seed needs a number 0 to 9223372036854775807, not \"-4\"\n"},
+      {{"opponent", "--record"}, "ioiwari: opponent: --record needs a file name\n"},
+      {{"opponent", "--loud"}, "ioiwari: opponent: unknown option '--loud'\n"},
+      {{"referee"}, "ioiwari: referee: no player to run (after --)\n"},
+      {{"referee", "--starts", "some", "--", "x"},
+       "ioiwari: referee: --starts is all, classes or a count 1 to 1000000\n"},
+      {{"referee", "--strategy", "optimal,clever", "--", "x"},
+       "ioiwari: referee: unknown strategy \"clever\": optimal, greedy, random, weakest or all\n"},
+      {{"referee", "--move-time", "fast", "--", "x"},
+       "ioiwari: referee: --move-time needs a number 1 to 3600000, not \"fast\"\n"},
+      {{"referee", "--verbose", "--", "x"}, "ioiwari: referee: unknown option '--verbose'\n"},
+      {{"--second", "now"}, "ioiwari: '--second' takes no arguments, got 'now'\n"},
+  };
+  for (const Case& c : cases) {
+    const Result result = cli(c.args);
+    INFO(c.error);
+    CHECK(result.code == to_int(ExitCode::usage));
+    CHECK(result.out.empty());
+    CHECK(result.err.starts_with(c.error));
+  }
+}
+
+TEST_CASE("opponent reports on standard error and exits by player 1's result", "[cli]") {
+  const Result won = cli({"opponent", "--start", "0 0 0 0 0 1 1"}, "6\n");
+  CHECK(won.code == 0);
+  CHECK(won.out == "0 0 0 0 0 1 1\n");
+  CHECK(won.err == "ioiwari opponent: player 1 wins 2 to 0\n");
+  // Pit 7 gives its bead away on empty pit 1; pit 6 then does the same for player 1.
+  const Result tied = cli({"opponent", "--start", "0 0 0 0 0 1 1"}, "7\n");
+  CHECK(tied.code == static_cast<int>(OpponentExit::player1_tied));
+  CHECK(tied.err == "ioiwari opponent: player 1 ties 1 to 1\n");
+  const Result bad = cli({"opponent", "--start", "0 0 0 0 0 1 1"}, "1\n");
+  CHECK(bad.code == static_cast<int>(OpponentExit::player1_broke_protocol));
+  CHECK(bad.err ==
+        "ioiwari opponent: player 1 broke the protocol: move 1 (player 1): pit 1 "
+        "is empty\n");
+  const Result unwritable =
+      cli({"opponent", "--record", "/nonexistent/dir/record", "--seed", "1"}, "");
+  CHECK(unwritable.code == to_int(ExitCode::usage));
+  CHECK(unwritable.err ==
+        "ioiwari: opponent: cannot write the record to "
+        "'/nonexistent/dir/record'\n");
 }

@@ -226,3 +226,64 @@ TEST_CASE("plain ioiwari at a terminal shows the game and still plays the protoc
   CHECK(outcome.out.find("\x1b[1mIoiwari\x1b[0m played pit 2 (3 beads)") != std::string::npos);
   CHECK(outcome.out.find("game over after") != std::string::npos);
 }
+
+TEST_CASE("two ioiwari processes play each other through named pipes", "[e2e][opponent]") {
+  // The README's recipe: the opponent writes the start, the player answers, via two FIFOs.
+  // The player opens its output FIFO first: were both to open their input first, each would
+  // wait for a writer that never comes.
+  const std::string binary = IOIWARI_BINARY;
+  for (const char* strategy : {"optimal", "greedy", "random", "weakest"}) {
+    const std::string script =
+        "set -e; d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; mkfifo \"$d/a\" \"$d/b\"; "
+        "'" +
+        binary + "' opponent --seed 9 --strategy " + strategy +
+        " --record \"$d/record\" "
+        "<\"$d/a\" >\"$d/b\" & "
+        "'" +
+        binary +
+        "' >\"$d/a\" <\"$d/b\"; wait $! || echo \"opponent exit $?\"; "
+        "cat \"$d/record\"";
+    ChildProcess shell({"sh", "-c", script});
+    std::string all, line;
+    const auto deadline = Clock::now() + 20s;
+    while (shell.read_line(line, deadline, 1 << 16) == ChildProcess::Read::line)
+      all += line + "\n";
+    const auto status = shell.wait_until(deadline);
+    REQUIRE(status);
+    INFO(all << shell.error_output());
+    CHECK(status->success());
+    CHECK(all.find("opponent exit") == std::string::npos);  // 0: player 1 won
+    CHECK(all.find("# player 1 wins ") != std::string::npos);
+    CHECK(shell.error_output().find("ioiwari opponent: player 1 wins") != std::string::npos);
+  }
+}
+
+TEST_CASE("ioiwari --second plays player 2 through pipes", "[e2e][opponent]") {
+  // 4 3 2 4 2 3 2 with player 1 playing 2: ioiwari as player 2 answers with its best move.
+  const Outcome outcome = run({"--second"}, "4 3 2 4 2 3 2\n2\n");
+  CHECK(outcome.status.number == to_int(ExitCode::input_ended));
+  CHECK(outcome.out ==
+        std::to_string(table().best_move(play(kExample, *Pit::from_label(2)).after)->label()) +
+            "\n");
+  CHECK(outcome.err == "ioiwari: input ended before move 3 (player 1): the game is not over\n");
+}
+
+TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][referee]") {
+  const Outcome good = run({"referee", "--starts", "classes", "--strategy", "optimal,weakest",
+                            "--jobs", "2", "--", IOIWARI_BINARY},
+                           "");
+  CHECK(good.status.success());
+  CHECK(good.out.find("102 games (51 starts x 2 strategies), 2 jobs") != std::string::npos);
+  CHECK(good.out.find("points: 408 of 408") != std::string::npos);
+  CHECK(good.out.ends_with("every game won\n"));
+
+  const Outcome bad =
+      run({"referee", "--starts", "3", "--json", "--", FAULTY_PLAYER, "garbage"}, "");
+  CHECK(bad.status.number == 1);
+  CHECK(bad.out.find("\"unreadable move\": 3") != std::string::npos);
+  CHECK(bad.out.find("\"all_won\": false") != std::string::npos);
+
+  const Outcome usage = run({"referee", "--jobs", "0", "--", IOIWARI_BINARY}, "");
+  CHECK(usage.status.number == to_int(ExitCode::usage));
+  CHECK(usage.err.starts_with("ioiwari: referee: --jobs needs a number 1 to 256, not \"0\"\n"));
+}

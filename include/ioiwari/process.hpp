@@ -29,7 +29,8 @@ struct ExitStatus {
 class ChildProcess {
  public:
   // Starts argv[0] (searched in PATH when it has no '/') with the arguments argv[1..].
-  // Throws std::system_error when the pipes, the fork or the exec fail.
+  // Throws std::system_error when the program cannot be found or the pipes, the fork or the
+  // exec fail. Safe to call from several threads at once.
   explicit ChildProcess(const std::vector<std::string>& argv);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;

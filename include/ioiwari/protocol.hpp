@@ -33,6 +33,10 @@ class TokenReader;
 // Reads the kPits counts of a start from `reader` into `start`, or says what was wrong.
 ProtocolResult read_start(TokenReader& reader, Board& start);
 
+// Reads the next move of the player to move in `game` into `pit`, or says what was wrong with
+// it (not an integer, not a pit, an empty pit, or the end of input).
+ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit);
+
 // Plays one game as `me` with the table's best moves: reads the start (kPits tokens) and the
 // opponent's moves from `in`, writes each of its own moves to `out` on a line of its own and
 // flushes. Returns as soon as a move has emptied the board, without reading further. On bad

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,5 +57,31 @@ struct GameReport {
 GameReport referee_game(const std::vector<std::string>& player, const Board& start,
                         Strategy strategy, std::uint64_t seed, const Table& table,
                         const RefereeLimits& limits);
+
+// Points as the IOI scored a game: 4 for a win, 2 for a tie, 0 otherwise.
+int points(Verdict verdict);
+inline constexpr int kPointsForWin = 4;
+
+// A series of games: every start against every strategy.
+struct RefereePlan {
+  std::vector<std::string> player;  // the command and its arguments
+  std::vector<Board> starts;
+  std::vector<Strategy> strategies;
+  std::uint64_t seed = 1;  // game i uses seed + i
+  int jobs = 1;            // games played at once
+  RefereeLimits limits;
+};
+
+// Plays every game of the plan, `jobs` at a time; the reports come in plan order (start by
+// start, each against the strategies in turn) whatever the number of jobs.
+std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table);
+
+// The summary for people: verdict counts, points, the slowest move, and the first
+// `show_failures` games not won with their moves.
+void write_summary(std::ostream& out, const RefereePlan& plan,
+                   const std::vector<GameReport>& reports, int show_failures);
+
+// The same as one JSON object, every game not won included.
+void write_json(std::ostream& out, const RefereePlan& plan, const std::vector<GameReport>& reports);
 
 }  // namespace ioiwari

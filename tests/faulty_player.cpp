@@ -1,0 +1,101 @@
+// A player 1 that breaks the protocol in one chosen way, for testing the referee: one mode
+// per verdict. Usage: faulty_player MODE. It plays the table's best moves until its fault.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "ioiwari/game.hpp"
+#include "ioiwari/solver.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+[[noreturn]] void wait_forever() {
+  while (true)
+    ::pause();
+}
+
+void say(int label) {
+  std::cout << label << '\n' << std::flush;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: faulty_player MODE\n";
+    return 2;
+  }
+  const std::string_view mode = argv[1];
+  const Table table = Table::solve();
+  std::array<int, kPits> counts{};
+  for (int& count : counts)
+    std::cin >> count;
+  Game game(*Board::from_counts(counts));
+
+  if (mode == "crash") ::raise(SIGSEGV);
+  if (mode == "hang") wait_forever();
+  if (mode == "garbage") {
+    std::cout << "hello\n" << std::flush;
+    wait_forever();
+  }
+  if (mode == "out-of-range") {
+    say(kPits + 1);
+    wait_forever();
+  }
+  if (mode == "no-flush") {
+    // A whole move, never flushed: the referee must see silence, not the move.
+    std::cout << table.best_move(game.board())->label() << '\n';
+    wait_forever();
+  }
+  if (mode == "spawn") {
+    // Leaves a grandchild in its process group, then hangs; the referee must kill both.
+    const pid_t child = ::fork();
+    if (child == 0) wait_forever();
+    std::cerr << "child " << child << '\n' << std::flush;
+    wait_forever();
+  }
+
+  while (!game.over()) {
+    if (game.to_move() == Player::second) {
+      int label = 0;
+      if (!(std::cin >> label)) return 0;
+      game.play(*Pit::from_label(label));
+      continue;
+    }
+    Pit pit = *table.best_move(game.board());
+    if (mode == "greedy") {
+      int best = -kMaxBeads - 1;
+      for (Pit candidate : kAllPits) {
+        if (game.board().is_legal(candidate) && play(game.board(), candidate).net() > best) {
+          best = play(game.board(), candidate).net();
+          pit = candidate;
+        }
+      }
+    }
+    if (mode == "empty-pit" && game.move_number() > 1) {
+      for (Pit candidate : kAllPits) {
+        if (!game.board().is_legal(candidate)) {
+          say(candidate.label());
+          wait_forever();
+        }
+      }
+    }
+    say(pit.label());
+    game.play(pit);
+    if (mode == "exit-early") return 0;
+  }
+  if (mode == "after-end") say(1);
+  if (mode == "nonzero") return 3;
+  if (mode == "linger") {
+    std::string more;
+    std::cin >> more;  // reads past the end: waits for input that never comes
+  }
+  return 0;
+}

@@ -1,0 +1,146 @@
+// The referee against ioiwari itself and against players that break the protocol.
+#include <signal.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/process.hpp"
+#include "ioiwari/referee.hpp"
+
+using namespace ioiwari;
+using namespace std::chrono_literals;
+
+namespace {
+
+const Table& table() {
+  static const Table solved = Table::solve();
+  return solved;
+}
+
+RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jobs) {
+  RefereePlan plan;
+  plan.player = std::move(player);
+  const std::vector<Board> all = ioi_starts();
+  // Spread the starts over the list.
+  for (std::size_t i = 0; i < starts; ++i)
+    plan.starts.push_back(all[i * all.size() / starts]);
+  plan.strategies = {Strategy::optimal, Strategy::random};
+  plan.jobs = jobs;
+  plan.limits.per_move = 500ms;  // the faulty players that go silent are judged quickly
+  return plan;
+}
+
+// Whether process `pid` is gone: no such process, or a zombie waiting for init.
+bool gone(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const auto close = line.rfind(')');
+  return close != std::string::npos && line.size() > close + 2 && line[close + 2] == 'Z';
+}
+
+}  // namespace
+
+TEST_CASE("each faulty player gets exactly its verdict, one job or two", "[e2e][referee]") {
+  struct Case {
+    const char* mode;
+    Verdict verdict;
+  };
+  const std::vector<Case> cases = {
+      {"garbage", Verdict::unreadable_move},
+      {"out-of-range", Verdict::out_of_range},
+      {"empty-pit", Verdict::empty_pit},
+      {"no-flush", Verdict::timeout},
+      {"hang", Verdict::timeout},
+      {"exit-early", Verdict::early_exit},
+      {"after-end", Verdict::output_after_end},
+      {"nonzero", Verdict::nonzero_exit},
+      {"crash", Verdict::killed_by_signal},
+      {"linger", Verdict::timeout},
+  };
+  for (const Case& c : cases) {
+    for (int jobs : {1, 2}) {
+      INFO(c.mode << " with " << jobs << " jobs");
+      const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode}, 3, jobs), table());
+      REQUIRE(reports.size() == 6);
+      for (const GameReport& report : reports) {
+        INFO(report.detail);
+        CHECK(report.verdict == c.verdict);
+      }
+    }
+  }
+}
+
+TEST_CASE("a greedy player loses some games, the same ones with any number of jobs",
+          "[e2e][referee]") {
+  RefereePlan plan = plan_for({FAULTY_PLAYER, "greedy"}, 51, 1);
+  plan.strategies = {Strategy::optimal};
+  const auto one = run_games(plan, table());
+  plan.jobs = 2;
+  const auto two = run_games(plan, table());
+  int not_won = 0;
+  REQUIRE(one.size() == two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    CHECK((one[i].verdict == Verdict::win || one[i].verdict == Verdict::tie ||
+           one[i].verdict == Verdict::loss));
+    CHECK(one[i].verdict == two[i].verdict);
+    CHECK(one[i].moves == two[i].moves);
+    not_won += one[i].verdict == Verdict::win ? 0 : 1;
+  }
+  CHECK(not_won > 0);
+}
+
+TEST_CASE("the player's whole process group is killed and reaped", "[e2e][referee]") {
+  RefereeLimits limits;
+  limits.per_move = 300ms;
+  const GameReport report = referee_game({FAULTY_PLAYER, "spawn"}, ioi_starts().front(),
+                                         Strategy::optimal, 1, table(), limits);
+  CHECK(report.verdict == Verdict::timeout);
+  std::istringstream said(report.player_errors);
+  std::string word;
+  pid_t grandchild = 0;
+  said >> word >> grandchild;
+  REQUIRE(word == "child");
+  REQUIRE(grandchild > 0);
+  const auto deadline = Clock::now() + 5s;
+  while (!gone(grandchild) && Clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  CHECK(gone(grandchild));
+}
+
+TEST_CASE("a player that cannot be run is judged, not fatal", "[e2e][referee]") {
+  const GameReport report = referee_game({"/nonexistent/player"}, ioi_starts().front(),
+                                         Strategy::optimal, 1, table(), RefereeLimits{});
+  CHECK(report.verdict == Verdict::early_exit);
+  CHECK(report.detail.find("/nonexistent/player") != std::string::npos);
+}
+
+TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2e][referee]") {
+  RefereePlan plan = plan_for({FAULTY_PLAYER, "greedy"}, 51, 2);
+  plan.strategies = {Strategy::optimal};
+  const auto reports = run_games(plan, table());
+  std::ostringstream summary, json;
+  write_summary(summary, plan, reports, 2);
+  write_json(json, plan, reports);
+  int wins = 0, ties = 0;
+  for (const GameReport& report : reports) {
+    wins += report.verdict == Verdict::win ? 1 : 0;
+    ties += report.verdict == Verdict::tie ? 1 : 0;
+  }
+  const std::string text = summary.str();
+  CHECK(text.find("51 games (51 starts x 1 strategies), 2 jobs") != std::string::npos);
+  CHECK(text.find("points: " + std::to_string(4 * wins + 2 * ties) + " of 204") !=
+        std::string::npos);
+  CHECK(text.find("not won: start ") != std::string::npos);
+  CHECK(text.find("; moves ") != std::string::npos);
+  CHECK(text.ends_with("not every game won\n"));
+  const std::string machine = json.str();
+  CHECK(machine.starts_with("{\"games\": 51, "));
+  CHECK(machine.find("\"win\": " + std::to_string(wins)) != std::string::npos);
+  CHECK(machine.find("\"all_won\": false}") != std::string::npos);
+}
