@@ -70,6 +70,9 @@ TEST_CASE("the binary wins all 357 starts against a greedy player 2", "[e2e]") {
 TEST_CASE("the binary wins all 357 starts against a random player 2", "[e2e]") {
   check_wins_all_starts(Strategy::random);
 }
+TEST_CASE("the binary wins all 357 starts against the weakest player 2", "[e2e]") {
+  check_wins_all_starts(Strategy::weakest);
+}
 
 TEST_CASE("the binary reads a start sent one number a line", "[e2e]") {
   // 0 0 0 0 0 1 1: pit 6 captures pit 7 and the game is over after one move.
