@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "ioiwari/bench.hpp"
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/opponent.hpp"
 #include "ioiwari/protocol.hpp"
@@ -32,6 +33,7 @@ constexpr std::string_view kUsage =
     "       ioiwari play [--first | --second] [--start \"P1 ... P7\" | --seed N] [--no-color]\n"
     "       ioiwari opponent [--start \"P1 ... P7\"] [--seed N] [--strategy S] [--record FILE]\n"
     "       ioiwari referee [OPTIONS] -- PLAYER [ARGS...]\n"
+    "       ioiwari bench [--runs N] [--json]\n"
     "       ioiwari --help | --version\n";
 
 constexpr std::string_view kHelp =
@@ -69,6 +71,8 @@ constexpr std::string_view kHelp =
     "    --show N     failing games listed in the summary (default 5)\n"
     "    --json       the summary as JSON\n"
     "    exit status: 0 every game won, 1 not every game won\n"
+    "  bench        build the table N times (--runs, default 101): median time, boards per\n"
+    "               second, and the signature (positions evaluated, table checksum)\n"
     "\n"
     "Exit status of the player:\n"
     "  0    the game was played to its end (or left by the person in `play`)\n"
@@ -253,6 +257,27 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
   return static_cast<int>(result.exit);
 }
 
+int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
+  int runs = 101;
+  bool json = false;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (arg == "--runs") {
+      const auto text = args.value();
+      const auto number = number_from(text, 1, 100'000);
+      if (!number) return usage_error(err, range_error("bench", arg, 1, 100'000, text));
+      runs = static_cast<int>(*number);
+    } else if (arg == "--json") {
+      json = true;
+    } else {
+      return usage_error(err, "bench: unknown option '" + std::string(arg) + "'");
+    }
+  }
+  write_bench(out, run_bench(runs), json);
+  out << std::flush;
+  return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
+}
+
 int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
   RefereePlan plan;
   std::string starts = "all";
@@ -368,6 +393,7 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
   if (first == "play") return play_command(rest, in, out, err, environment);
   if (first == "opponent") return opponent_command(rest, in, out, err);
   if (first == "referee") return referee_command(rest, out, err);
+  if (first == "bench") return bench_command(rest, out, err);
   const bool alone = args.size() == 1;
   if (first == "--second" && alone) {
     return protocol_command(Player::second, in, out, err, environment);

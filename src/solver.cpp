@@ -55,6 +55,21 @@ Table Table::solve() {
   return table;
 }
 
+std::uint64_t Table::checksum() const {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  const auto mix = [&](std::uint8_t byte) {
+    hash ^= byte;
+    hash *= 0x100000001b3ULL;
+  };
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+    const Board board = Board::from_code(code);
+    mix(static_cast<std::uint8_t>(value(board)));
+    const auto best = best_move(board);
+    mix(best ? static_cast<std::uint8_t>(best->index()) : std::uint8_t{0xff});
+  }
+  return hash;
+}
+
 int Table::move_value(const Board& board, Pit pit) const {
   assert(board.is_legal(pit));
   const MoveResult move = play(board, pit);

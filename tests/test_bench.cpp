@@ -1,29 +1,45 @@
-// Measurements, not checks: hidden from the default run (tag [.]), they report numbers.
-// Run with: build/dev/tests/ioiwari_tests "[bench]"
-#include <algorithm>
-#include <chrono>
-#include <iostream>
-#include <vector>
+// The bench signature: what the table holds, pinned. A change to the rules or the solver that
+// changes any value or best move changes the checksum; a speed-up that keeps it is harmless.
+#include <sstream>
+#include <string>
 
 #include "catch.hpp"
+#include "ioiwari/bench.hpp"
 #include "ioiwari/solver.hpp"
 
 using namespace ioiwari;
 
-TEST_CASE("table build time", "[.][bench]") {
-  constexpr int kRuns = 41;
-  std::vector<double> millis;
-  std::size_t positions = 0;
-  for (int run = 0; run < kRuns; ++run) {
-    const auto begin = std::chrono::steady_clock::now();
-    const Table table = Table::solve();
-    const auto end = std::chrono::steady_clock::now();
-    positions = table.positions();
-    millis.push_back(std::chrono::duration<double, std::milli>(end - begin).count());
-  }
-  std::sort(millis.begin(), millis.end());
-  std::cout << "table build over " << kRuns << " runs: median " << millis[kRuns / 2]
-            << " ms, fastest " << millis.front() << " ms, slowest " << millis.back() << " ms, "
-            << positions << " positions\n";
-  CHECK(positions == static_cast<std::size_t>(kCodeCount));
+namespace {
+constexpr std::uint64_t kChecksum = 0x13950d6c96683fbfULL;
+}  // namespace
+
+TEST_CASE("the table's signature is pinned", "[bench]") {
+  const BenchResult result = run_bench(1);
+  CHECK(result.checksum == kChecksum);
+  CHECK(result.positions == 279936);
+  CHECK(result.boards == static_cast<std::size_t>(kCodeCount));
+  CHECK(result.runs == 1);
+  CHECK(result.median_ms > 0);
+}
+
+TEST_CASE("bench reports for people and for machines", "[bench]") {
+  BenchResult result;
+  result.runs = 3;
+  result.median_ms = 2;
+  result.fastest_ms = 1;
+  result.slowest_ms = 3;
+  result.positions = 40000;
+  result.boards = 279936;
+  result.checksum = 0xabc;
+  std::ostringstream text, json;
+  write_bench(text, result, false);
+  write_bench(json, result, true);
+  CHECK(text.str() ==
+        "table build, 3 runs: median 2.000 ms (fastest 1.000, slowest 3.000)\n"
+        "boards per second: 139968000\n"
+        "signature: 40000 positions, checksum 0000000000000abc\n");
+  CHECK(json.str() ==
+        "{\"runs\": 3, \"median_ms\": 2.0000, \"fastest_ms\": 1.0000, \"slowest_ms\": 3.0000, "
+        "\"boards\": 279936, \"boards_per_second\": 139968000, \"positions\": 40000, "
+        "\"checksum\": \"0000000000000abc\"}\n");
 }

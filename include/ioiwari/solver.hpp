@@ -49,6 +49,10 @@ class Table {
   // Boards evaluated to build the table.
   std::size_t positions() const { return entries_.size(); }
 
+  // A fingerprint of the whole table: FNV-1a over the value and best move of every code, in
+  // code order. Any change to the rules or the solver that changes a result changes it.
+  std::uint64_t checksum() const;
+
  private:
   static constexpr std::uint8_t kNoMove = 0xff;
   struct Entry {
