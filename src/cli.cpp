@@ -407,8 +407,12 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
     return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
   }
   if (first == "--second" || first == "--help" || first == "-h" || first == "--version") {
-    return usage_error(
-        err, "'" + std::string(first) + "' takes no arguments, got '" + std::string(args[1]) + "'");
+    std::string what = "'";
+    what += first;
+    what += "' takes no arguments, got '";
+    what += args[1];
+    what += "'";
+    return usage_error(err, what);
   }
   if (first.starts_with('-'))
     return usage_error(err, "unknown option '" + std::string(first) + "'");

@@ -106,7 +106,9 @@ void draw_board(std::ostream& out, const Game& game, const Names& names, const S
   for (Pit pit : kAllPits) {
     const Cell cell = cell_of(pit);
     const std::string label = std::to_string(pit.label());
-    const std::string count = "(" + std::to_string(game.board().beads(pit)) + ")";
+    std::string count = "(";
+    count += std::to_string(game.board().beads(pit));
+    count += ')';
     const std::string mark = played == pit ? "*" : "";
     put(grid[cell.row - 1], cell.column, label + mark, style.bold(label) + mark);
     put(grid[cell.row], cell.column - 1, count, changed[pit.index()] ? style.mark(count) : count);

@@ -68,7 +68,9 @@ constexpr std::string_view kHelp =
     "it goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
 
 std::string signed_value(int value) {
-  return value > 0 ? "+" + std::to_string(value) : std::to_string(value);
+  std::string text = value > 0 ? "+" : "";
+  text += std::to_string(value);
+  return text;
 }
 
 // The pits of `board` that hold beads, as "1, 3, 4".
