@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "ioiwari/analysis.hpp"
 #include "ioiwari/bench.hpp"
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/opponent.hpp"
@@ -33,6 +34,8 @@ constexpr std::string_view kUsage =
     "       ioiwari play [--first | --second] [--start \"P1 ... P7\" | --seed N] [--no-color]\n"
     "       ioiwari opponent [--start \"P1 ... P7\"] [--seed N] [--strategy S] [--record FILE]\n"
     "       ioiwari referee [OPTIONS] -- PLAYER [ARGS...]\n"
+    "       ioiwari analyze [--json] P1 ... P7 | CODE\n"
+    "       ioiwari starts [--classes] [--json]\n"
     "       ioiwari bench [--runs N] [--json]\n"
     "       ioiwari --help | --version\n";
 
@@ -71,6 +74,11 @@ constexpr std::string_view kHelp =
     "    --show N     failing games listed in the summary (default 5)\n"
     "    --json       the summary as JSON\n"
     "    exit status: 0 every game won, 1 not every game won\n"
+    "  analyze      the value of every move on a board (7 counts, or its base-6 code with\n"
+    "               pit 1 the lowest digit), best first, and the best line to the end\n"
+    "  starts       every IOI start (--classes: one of each of the 51 rotation classes):\n"
+    "               value, best moves, how a greedy first player fares against perfect\n"
+    "               play, and a check of the task's claim that the first player wins\n"
     "  bench        build the table N times (--runs, default 101): median time, boards per\n"
     "               second, and the signature (positions evaluated, table checksum)\n"
     "\n"
@@ -257,6 +265,45 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
   return static_cast<int>(result.exit);
 }
 
+int analyze_command(Arguments args, std::ostream& out, std::ostream& err) {
+  bool json = false;
+  std::vector<std::string_view> words;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (arg == "--json") {
+      json = true;
+    } else if (arg.size() > 1 && arg.starts_with('-') &&
+               parse_number(arg).kind == Number::Kind::not_integer) {
+      return usage_error(err, "analyze: unknown option '" + std::string(arg) + "'");
+    } else {
+      words.push_back(arg);
+    }
+  }
+  std::string error;
+  const auto board = board_from_arguments(words, error);
+  if (!board) return usage_error(err, "analyze: " + error);
+  write_analysis(out, analyze(Table::solve(), *board), json);
+  out << std::flush;
+  return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
+}
+
+int starts_command(Arguments args, std::ostream& out, std::ostream& err) {
+  bool json = false, classes = false;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (arg == "--json") {
+      json = true;
+    } else if (arg == "--classes") {
+      classes = true;
+    } else {
+      return usage_error(err, "starts: unknown option '" + std::string(arg) + "'");
+    }
+  }
+  write_census(out, census(Table::solve(), classes), classes, json);
+  out << std::flush;
+  return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
+}
+
 int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
   int runs = 101;
   bool json = false;
@@ -394,6 +441,8 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
   if (first == "opponent") return opponent_command(rest, in, out, err);
   if (first == "referee") return referee_command(rest, out, err);
   if (first == "bench") return bench_command(rest, out, err);
+  if (first == "analyze") return analyze_command(rest, out, err);
+  if (first == "starts") return starts_command(rest, out, err);
   const bool alone = args.size() == 1;
   if (first == "--second" && alone) {
     return protocol_command(Player::second, in, out, err, environment);

@@ -226,3 +226,32 @@ TEST_CASE("opponent reports on standard error and exits by player 1's result", "
         "ioiwari: opponent: cannot write the record to "
         "'/nonexistent/dir/record'\n");
 }
+
+TEST_CASE("analyze, starts and bench from the command line", "[cli][analysis]") {
+  const Result analysis = cli({"analyze", "4", "3", "2", "4", "2", "3", "2"});
+  CHECK(analysis.code == 0);
+  CHECK(analysis.out.starts_with("board 4 3 2 4 2 3 2 (code 120190), 20 beads\n"));
+  const Result json = cli({"analyze", "--json", "120190"});
+  CHECK(json.code == 0);
+  CHECK(json.out.starts_with("{\"board\": [4, 3, 2, 4, 2, 3, 2]"));
+  const Result bad = cli({"analyze", "4", "3"});
+  CHECK(bad.code == to_int(ExitCode::usage));
+  CHECK(bad.err.starts_with(
+      "ioiwari: analyze: give 7 bead counts or one board code, not 2 numbers\n"));
+  CHECK(cli({"analyze", "--deep", "0"})
+            .err.starts_with("ioiwari: analyze: unknown option '--deep'\n"));
+
+  const Result starts = cli({"starts", "--classes"});
+  CHECK(starts.code == 0);
+  CHECK(starts.out.find("51 starts; with perfect play player 1 wins 51 of 51") !=
+        std::string::npos);
+  CHECK(cli({"starts", "--all"}).code == to_int(ExitCode::usage));
+
+  const Result bench = cli({"bench", "--runs", "2", "--json"});
+  CHECK(bench.code == 0);
+  CHECK(bench.out.find("\"runs\": 2, ") != std::string::npos);
+  CHECK(bench.out.find("\"positions\": 39996, \"checksum\": \"13950d6c96683fbf\"}") !=
+        std::string::npos);
+  CHECK(cli({"bench", "--runs", "0"})
+            .err.starts_with("ioiwari: bench: --runs needs a number 1 to 100000, not \"0\"\n"));
+}

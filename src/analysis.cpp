@@ -1,0 +1,238 @@
+#include "ioiwari/analysis.hpp"
+
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "ioiwari/protocol.hpp"
+#include "ioiwari/token.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+std::string signed_text(int value) {
+  std::string text = value > 0 ? "+" : "";
+  text += std::to_string(value);
+  return text;
+}
+
+// A board as a JSON array of counts.
+std::string json_counts(const Board& board) {
+  std::string json = "[";
+  for (Pit pit : kAllPits) {
+    if (pit.index() > 0) json += ", ";
+    json += std::to_string(board.beads(pit));
+  }
+  return json + "]";
+}
+
+bool is_ioi_class_representative(const Board& board) {
+  for (int steps = 1; steps < kPits; ++steps) {
+    if (board.rotated(steps).code() < board.code()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Board> board_from_arguments(std::span<const std::string_view> args,
+                                          std::string& error) {
+  std::string text;
+  for (std::string_view arg : args) {
+    text += arg;
+    text += ' ';
+  }
+  std::istringstream in(text);
+  TokenReader reader(in);
+  std::vector<std::string> tokens;
+  while (auto token = reader.next()) {
+    tokens.push_back(*token);
+    if (tokens.size() > static_cast<std::size_t>(kPits)) break;
+  }
+  if (tokens.size() == 1) {
+    const Number number = parse_number(tokens.front());
+    if (number.kind != Number::Kind::integer || number.value < 0 || number.value >= kCodeCount) {
+      error = quoted(tokens.front()) + " is not a board code 0 to " +
+              std::to_string(kCodeCount - 1) + " (or give " + std::to_string(kPits) + " counts)";
+      return std::nullopt;
+    }
+    return Board::from_code(static_cast<Board::Code>(number.value));
+  }
+  if (tokens.size() != static_cast<std::size_t>(kPits)) {
+    error =
+        "give " + std::to_string(kPits) + " bead counts or one board code, not " +
+        (tokens.size() > static_cast<std::size_t>(kPits) ? "more" : std::to_string(tokens.size())) +
+        " numbers";
+    return std::nullopt;
+  }
+  std::istringstream counts(text);
+  TokenReader count_reader(counts);
+  Board board;
+  if (auto result = read_start(count_reader, board); result.code != ExitCode::ok) {
+    // An empty board is a fine thing to analyse; every other fault is the start's.
+    if (result.code == ExitCode::bad_start && board.empty() &&
+        result.error == "start: every pit is empty") {
+      return Board{};
+    }
+    error = result.error;
+    return std::nullopt;
+  }
+  return board;
+}
+
+Analysis analyze(const Table& table, const Board& board) {
+  Analysis analysis{board, table.value(board), table.analyze(board), Game(board)};
+  while (!analysis.line.over())
+    analysis.line.play(*table.best_move(analysis.line.board()));
+  return analysis;
+}
+
+void write_analysis(std::ostream& out, const Analysis& analysis, bool json) {
+  const Game& line = analysis.line;
+  if (json) {
+    out << "{\"board\": " << json_counts(analysis.board) << ", \"code\": " << analysis.board.code()
+        << ", \"beads\": " << analysis.board.total() << ", \"value\": " << analysis.value
+        << ", \"moves\": [";
+    for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
+      out << (i ? ", " : "") << "{\"pit\": " << analysis.moves[i].pit.label()
+          << ", \"value\": " << analysis.moves[i].value << "}";
+    }
+    out << "], \"line\": [";
+    int bank1 = 0, bank2 = 0;
+    for (std::size_t i = 0; i < line.history().size(); ++i) {
+      const Game::Ply& ply = line.history()[i];
+      (ply.mover == Player::first ? bank1 : bank2) += ply.result.mover_gain;
+      (ply.mover == Player::first ? bank2 : bank1) += ply.result.opponent_gain;
+      out << (i ? ", " : "") << "{\"player\": " << number(ply.mover)
+          << ", \"pit\": " << ply.pit.label() << ", \"board\": " << json_counts(ply.result.after)
+          << ", \"bank1\": " << bank1 << ", \"bank2\": " << bank2 << "}";
+    }
+    out << "]}\n";
+    return;
+  }
+  out << "board " << analysis.board << " (code " << analysis.board.code() << "), "
+      << analysis.board.total() << " beads\n";
+  if (analysis.moves.empty()) {
+    out << "every pit is empty: the game is over\n";
+    return;
+  }
+  out << "value for the player to move: " << signed_text(analysis.value)
+      << " (bank difference at the end with perfect play on both sides)\n"
+      << "moves, best first:\n";
+  for (const MoveValue& move : analysis.moves) {
+    out << "  pit " << move.pit.label() << ": " << signed_text(move.value)
+        << (move.value == analysis.value ? "  best" : "") << '\n';
+  }
+  out << "best line (player 1 to move, ties to the lowest pit):\n"
+      << "  move player pit | pits          | bank 1 bank 2\n";
+  int bank1 = 0, bank2 = 0;
+  for (std::size_t i = 0; i < line.history().size(); ++i) {
+    const Game::Ply& ply = line.history()[i];
+    (ply.mover == Player::first ? bank1 : bank2) += ply.result.mover_gain;
+    (ply.mover == Player::first ? bank2 : bank1) += ply.result.opponent_gain;
+    out << "  " << (i + 1 < 10 ? " " : "") << i + 1 << "   " << number(ply.mover) << "      "
+        << ply.pit.label() << "   | " << ply.result.after << " | " << bank1 << ' ' << bank2 << '\n';
+  }
+  const int lead = line.bank(Player::first) - line.bank(Player::second);
+  out << "result: " << line.bank(Player::first) << " to " << line.bank(Player::second) << ", "
+      << (lead > 0   ? "player 1 wins by " + std::to_string(lead)
+          : lead < 0 ? "player 2 wins by " + std::to_string(-lead)
+                     : "a tie")
+      << '\n';
+}
+
+Pit greedy_move(const Board& board) {
+  std::optional<Pit> best;
+  int best_net = 0;
+  for (Pit pit : kAllPits) {
+    if (!board.is_legal(pit)) continue;
+    const int net = play(board, pit).net();
+    if (!best || net > best_net) {
+      best = pit;
+      best_net = net;
+    }
+  }
+  return *best;
+}
+
+std::vector<StartReport> census(const Table& table, bool classes_only) {
+  std::vector<StartReport> reports;
+  for (const Board& start : ioi_starts()) {
+    if (classes_only && !is_ioi_class_representative(start)) continue;
+    StartReport report{start, table.value(start), {}, 0};
+    for (const MoveValue& move : table.analyze(start)) {
+      if (move.value == report.value) report.best.push_back(move.pit);
+    }
+    Game game(start);
+    while (!game.over()) {
+      game.play(game.to_move() == Player::first ? greedy_move(game.board())
+                                                : *table.best_move(game.board()));
+    }
+    report.greedy_margin = game.bank(Player::first) - game.bank(Player::second);
+    reports.push_back(report);
+  }
+  return reports;
+}
+
+void write_census(std::ostream& out, const std::vector<StartReport>& starts, bool classes_only,
+                  bool json) {
+  std::map<int, int> margins;
+  int first_wins = 0, greedy_wins = 0, greedy_ties = 0, greedy_losses = 0;
+  for (const StartReport& report : starts) {
+    ++margins[report.value];
+    first_wins += report.value > 0 ? 1 : 0;
+    greedy_wins += report.greedy_margin > 0 ? 1 : 0;
+    greedy_ties += report.greedy_margin == 0 ? 1 : 0;
+    greedy_losses += report.greedy_margin < 0 ? 1 : 0;
+  }
+  const bool claim = first_wins == static_cast<int>(starts.size());
+  if (json) {
+    out << "{\"starts\": [";
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      const StartReport& report = starts[i];
+      out << (i ? ", " : "") << "{\"start\": " << json_counts(report.start)
+          << ", \"value\": " << report.value << ", \"best\": [";
+      for (std::size_t b = 0; b < report.best.size(); ++b) {
+        out << (b ? ", " : "") << report.best[b].label();
+      }
+      out << "], \"greedy_margin\": " << report.greedy_margin << "}";
+    }
+    out << "], \"count\": " << starts.size() << ", \"first_player_wins\": " << first_wins
+        << ", \"margins\": {";
+    bool first = true;
+    for (const auto& [margin, count] : margins) {
+      out << (first ? "" : ", ") << "\"" << margin << "\": " << count;
+      first = false;
+    }
+    out << "}, \"greedy\": {\"wins\": " << greedy_wins << ", \"ties\": " << greedy_ties
+        << ", \"losses\": " << greedy_losses << "}, \"claim_holds\": " << (claim ? "true" : "false")
+        << "}\n";
+    return;
+  }
+  out << (classes_only ? "One start of each rotation class" : "Every IOI start")
+      << ": its value for player 1 with perfect play, the first moves that\n"
+      << "achieve it, and the margin a greedy player 1 ends with against perfect play.\n"
+      << "  start           value  best moves     greedy\n";
+  for (const StartReport& report : starts) {
+    std::ostringstream best;
+    for (std::size_t b = 0; b < report.best.size(); ++b) {
+      best << (b ? " " : "") << report.best[b].label();
+    }
+    std::string value = signed_text(report.value);
+    std::string moves = best.str();
+    out << "  " << report.start << "   " << value << std::string(7 - value.size(), ' ') << moves
+        << std::string(moves.size() < 15 ? 15 - moves.size() : 1, ' ')
+        << signed_text(report.greedy_margin) << '\n';
+  }
+  out << starts.size() << " starts; with perfect play player 1 wins " << first_wins << " of "
+      << starts.size() << ", by";
+  for (const auto& [margin, count] : margins)
+    out << ' ' << margin << ": " << count << ',';
+  out << (claim ? " so the task's claim holds: the first player can always win\n"
+                : " so the task's claim fails: not every start is a first-player win\n");
+  out << "a greedy player 1 against perfect play: " << greedy_wins << " wins, " << greedy_ties
+      << " ties, " << greedy_losses << " losses\n";
+}
+
+}  // namespace ioiwari
