@@ -1,5 +1,7 @@
 // A player 1 that breaks the protocol in one chosen way, for testing the referee: one mode
-// per verdict. Usage: faulty_player MODE. It plays the table's best moves until its fault.
+// per verdict, and some that attack the referee itself. Usage: faulty_player MODE [MARK...];
+// the marks are ignored (tests use them to find the process). It plays the table's best
+// moves until its fault.
 #include <signal.h>
 #include <unistd.h>
 
@@ -28,8 +30,8 @@ void say(int label) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: faulty_player MODE\n";
+  if (argc < 2) {
+    std::cerr << "usage: faulty_player MODE [MARK...]\n";
     return 2;
   }
   const std::string_view mode = argv[1];
@@ -55,10 +57,37 @@ int main(int argc, char** argv) {
     wait_forever();
   }
   if (mode == "spawn") {
-    // Leaves a grandchild in its process group, then hangs; the referee must kill both.
+    // Leaves a grandchild that ignores SIGTERM in its process group, then hangs; the referee
+    // must kill both.
     const pid_t child = ::fork();
-    if (child == 0) wait_forever();
+    if (child == 0) {
+      ::signal(SIGTERM, SIG_IGN);
+      wait_forever();
+    }
     std::cerr << "child " << child << '\n' << std::flush;
+    wait_forever();
+  }
+  if (mode == "flood") {
+    // Output without end and without a line break: the referee must stop reading.
+    const std::string chunk(1 << 16, 'x');
+    while (true)
+      std::cout << chunk << std::flush;
+  }
+  if (mode == "flood-errors") {
+    // Standard error without end, standard output silent.
+    const std::string chunk(1 << 16, 'e');
+    while (true)
+      std::cerr << chunk << std::flush;
+  }
+  if (mode == "ignore-term") {
+    ::signal(SIGTERM, SIG_IGN);
+    wait_forever();
+  }
+  if (mode == "close-input") {
+    // Plays its first move, then closes its standard input: the referee's reply finds no
+    // reader.
+    say(table.best_move(game.board())->label());
+    ::close(STDIN_FILENO);
     wait_forever();
   }
 

@@ -1,4 +1,5 @@
 // End to end: the built ioiwari binary, run through real pipes.
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,35 +83,127 @@ TEST_CASE("the binary reads a start sent one number a line", "[e2e]") {
   CHECK(outcome.err.empty());
 }
 
-TEST_CASE("each kind of bad input gets its exit code and one line on standard error", "[e2e]") {
+namespace {
+
+// The judge's side and the player's side of a whole game from `start` where both play the
+// table's best moves: what goes in after the start line, and what must come out.
+struct Script {
+  std::vector<std::string> replies;  // player 2's moves, one per line
+  std::vector<std::string> moves;    // player 1's moves
+};
+
+Script perfect_game(const Board& start) {
+  Script script;
+  Game game(start);
+  while (!game.over()) {
+    const Pit pit = *table().best_move(game.board());
+    (game.to_move() == Player::first ? script.moves : script.replies)
+        .push_back(std::to_string(pit.label()));
+    game.play(pit);
+  }
+  return script;
+}
+
+std::string lines(const std::vector<std::string>& items, std::size_t count,
+                  const std::string& end = "\n") {
+  std::string text;
+  for (std::size_t i = 0; i < count && i < items.size(); ++i)
+    text += items[i] + end;
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("bad input, case by case: exit code, one line on stderr, the moves made before",
+          "[e2e][hostile]") {
+  const std::string start = "4 3 2 4 2 3 2\n";
+  const Script game = perfect_game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}));
+  const std::string all_moves = lines(game.moves, game.moves.size());
+  const std::string megabyte(1 << 20, '1');
   struct Case {
+    std::string name;
     std::string input;
     ExitCode code;
-    std::string err;
+    std::string err;  // without "ioiwari: " and the newline; empty when the game succeeds
     std::string out;
   };
+  const std::string start_pit1 = "start, pit 1: ";
+  const std::string bad_beads = " beads: a pit holds 0 to 5";
   const std::vector<Case> cases = {
-      {"", ExitCode::input_ended, "ioiwari: input ended before the start: expected 7 bead counts\n",
+      {"empty input", "", ExitCode::input_ended,
+       "input ended before the start: expected 7 bead counts", ""},
+      {"6 numbers then end of input", "4 3 2 4 2 3", ExitCode::input_ended,
+       "input ended after 6 of the 7 bead counts of the start", ""},
+      {"letters", "four 3 2 4 2 3 2\n", ExitCode::bad_start,
+       start_pit1 + "\"four\" is not an integer", ""},
+      {"3.5", "3.5 3 3 3 3 3 2\n", ExitCode::bad_start, start_pit1 + "\"3.5\" is not an integer",
        ""},
-      {"4 3 2 4 2 3 9\n", ExitCode::bad_start,
-       "ioiwari: start, pit 7: \"9\" beads: a pit holds 0 to 5\n", ""},
-      {"0 0 0 0 0 0 0\n", ExitCode::bad_start, "ioiwari: start: every pit is empty\n", ""},
-      {"4 3 2 4 2 3 2\nx\n", ExitCode::bad_move,
-       "ioiwari: move 2 (player 2): \"x\" is not an integer\n", "2\n"},
-      {"4 3 2 4 2 3 2\n9\n", ExitCode::bad_move,
-       "ioiwari: move 2 (player 2): \"9\" is not a pit: pits are 1 to 7\n", "2\n"},
-      {"4 3 2 4 2 3 2\n2\n", ExitCode::bad_move, "ioiwari: move 2 (player 2): pit 2 is empty\n",
-       "2\n"},
-      {"4 3 2 4 2 3 2\n", ExitCode::input_ended,
-       "ioiwari: input ended before move 2 (player 2): the game is not over\n", "2\n"},
+      {"+3", "+3 3 3 3 3 3 2\n", ExitCode::bad_start, start_pit1 + "\"+3\" is not an integer", ""},
+      {"0x3", "0x3 3 3 3 3 3 2\n", ExitCode::bad_start, start_pit1 + "\"0x3\" is not an integer",
+       ""},
+      {"a number too large for any integer type", "123456789012345678901234567890 0 0 0 0 0 1\n",
+       ExitCode::bad_start, start_pit1 + "\"123456789012345678901234...\"" + bad_beads, ""},
+      {"a negative count", "4 3 2 -4 2 3 2\n", ExitCode::bad_start,
+       "start, pit 4: \"-4\"" + bad_beads, ""},
+      {"a count above 5", "4 3 2 4 2 3 6\n", ExitCode::bad_start, "start, pit 7: \"6\"" + bad_beads,
+       ""},
+      {"all pits empty", "0 0 0 0 0 0 0\n", ExitCode::bad_start, "start: every pit is empty", ""},
+      {"CRLF line ends and tabs are accepted",
+       "4\t3\t2\t4\r\n2 3\t2\r\n" + lines(game.replies, game.replies.size(), "\r\n"), ExitCode::ok,
+       "", all_moves},
+      {"a NUL byte in the start", std::string("4 3 2 4\0 2 3 2\n", 16), ExitCode::bad_start,
+       "start, pit 4: \"4\\x00\" is not an integer", ""},
+      {"a NUL byte as a move", start + std::string("\0\n", 2), ExitCode::bad_move,
+       "move 2 (player 2): \"\\x00\" is not an integer", lines(game.moves, 1)},
+      {"a line of a megabyte of digits", megabyte + "\n", ExitCode::bad_start,
+       start_pit1 + "\"" + std::string(24, '1') + "...\"" + bad_beads, ""},
+      {"a megabyte of white space before the start",
+       std::string(1 << 20, ' ') + start + lines(game.replies, game.replies.size()), ExitCode::ok,
+       "", all_moves},
+      {"a megabyte of letters as a move", start + std::string(1 << 20, 'a') + "\n",
+       ExitCode::bad_move,
+       "move 2 (player 2): \"" + std::string(24, 'a') + "...\" is not an integer",
+       lines(game.moves, 1)},
+      {"move 0", start + "0\n", ExitCode::bad_move,
+       "move 2 (player 2): \"0\" is not a pit: pits are 1 to 7", lines(game.moves, 1)},
+      {"move 8", start + "8\n", ExitCode::bad_move,
+       "move 2 (player 2): \"8\" is not a pit: pits are 1 to 7", lines(game.moves, 1)},
+      {"move -1", start + "-1\n", ExitCode::bad_move,
+       "move 2 (player 2): \"-1\" is not a pit: pits are 1 to 7", lines(game.moves, 1)},
+      {"an empty pit", start + "2\n", ExitCode::bad_move, "move 2 (player 2): pit 2 is empty",
+       lines(game.moves, 1)},
   };
   for (const Case& c : cases) {
-    INFO("input " << c.input);
+    INFO(c.name);
     const Outcome outcome = run({}, c.input);
     CHECK_FALSE(outcome.status.signaled);
     CHECK(outcome.status.number == to_int(c.code));
-    CHECK(outcome.err == c.err);
+    CHECK(outcome.err == (c.err.empty() ? "" : "ioiwari: " + c.err + "\n"));
     CHECK(outcome.out == c.out);
+  }
+}
+
+TEST_CASE("end of input after every move of a game: exit 5 and exactly the moves so far",
+          "[e2e][hostile]") {
+  for (const Board& start : {*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}),
+                             *Board::from_counts(std::vector{5, 5, 5, 5, 5, 5, 5})}) {
+    std::ostringstream start_line;
+    start_line << start << '\n';
+    const Script game = perfect_game(start);
+    // Cut the judge's side after each of its replies but the last: the player has made one
+    // move more than it has been answered, and waits for the next reply.
+    for (std::size_t replies = 0; replies < game.replies.size(); ++replies) {
+      INFO("start " << start << ", after " << replies << " replies");
+      const Outcome outcome = run({}, start_line.str() + lines(game.replies, replies));
+      CHECK(outcome.status.number == to_int(ExitCode::input_ended));
+      CHECK(outcome.err == "ioiwari: input ended before move " + std::to_string(2 * replies + 2) +
+                               " (player 2): the game is not over\n");
+      CHECK(outcome.out == lines(game.moves, replies + 1));
+    }
+    // The whole game, for contrast: no error, every move.
+    const Outcome whole = run({}, start_line.str() + lines(game.replies, game.replies.size()));
+    CHECK(whole.status.success());
+    CHECK(whole.out == lines(game.moves, game.moves.size()));
   }
 }
 

@@ -1,7 +1,9 @@
 // The referee against ioiwari itself and against players that break the protocol.
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,6 +44,36 @@ bool gone(pid_t pid) {
   std::getline(stat, line);
   const auto close = line.rfind(')');
   return close != std::string::npos && line.size() > close + 2 && line[close + 2] == 'Z';
+}
+
+// The processes whose command line holds `mark` and that still run (zombies are dead).
+std::vector<pid_t> running_with(const std::string& mark) {
+  std::vector<pid_t> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream file(entry.path() / "cmdline");
+    std::string command((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (command.find(mark) == std::string::npos) continue;
+    const pid_t pid = std::stoi(name);
+    if (!gone(pid)) found.push_back(pid);
+  }
+  return found;
+}
+
+// The most memory this process has held so far, in kB (VmHWM).
+long peak_memory_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long value = 0;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      status >> value;
+      return value;
+    }
+    status.ignore(1 << 10, '\n');
+  }
+  return value;
 }
 
 }  // namespace
@@ -143,4 +175,37 @@ TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2
   CHECK(machine.starts_with("{\"games\": 51, "));
   CHECK(machine.find("\"win\": " + std::to_string(wins)) != std::string::npos);
   CHECK(machine.find("\"all_won\": false}") != std::string::npos);
+}
+
+TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves nothing running",
+          "[e2e][referee][hostile]") {
+  struct Case {
+    const char* mode;
+    Verdict verdict;
+  };
+  const std::vector<Case> cases = {
+      {"flood", Verdict::unreadable_move},  // a line longer than the cap
+      {"flood-errors", Verdict::timeout},   // silent on standard output
+      {"ignore-term", Verdict::timeout},    // killed with SIGKILL all the same
+      {"close-input", Verdict::timeout},    // the reply cannot be written; no SIGPIPE for us
+      {"spawn", Verdict::timeout},          // its child ignores SIGTERM too
+  };
+  const long before = peak_memory_kb();
+  for (const Case& c : cases) {
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + c.mode;
+    INFO(c.mode);
+    const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2), table());
+    for (const GameReport& report : reports) {
+      CHECK(report.verdict == c.verdict);
+      CHECK(report.player_errors.size() <= ChildProcess::kMaxErrorBytes);
+    }
+    // Children that the kill orphaned are reaped by init; give it a moment.
+    const auto deadline = Clock::now() + 5s;
+    while (!running_with(mark).empty() && Clock::now() < deadline) {
+      std::this_thread::sleep_for(10ms);
+    }
+    CHECK(running_with(mark).empty());
+  }
+  // Flooding players must not make the referee hold their output.
+  CHECK(peak_memory_kb() - before < 32 * 1024);
 }
