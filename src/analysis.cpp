@@ -27,13 +27,6 @@ std::string json_counts(const Board& board) {
   return json + "]";
 }
 
-bool is_ioi_class_representative(const Board& board) {
-  for (int steps = 1; steps < kPits; ++steps) {
-    if (board.rotated(steps).code() < board.code()) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::optional<Board> board_from_arguments(std::span<const std::string_view> args,
@@ -159,7 +152,7 @@ Pit greedy_move(const Board& board) {
 std::vector<StartReport> census(const Table& table, bool classes_only) {
   std::vector<StartReport> reports;
   for (const Board& start : ioi_starts()) {
-    if (classes_only && !is_ioi_class_representative(start)) continue;
+    if (classes_only && start.canonical() != start) continue;
     StartReport report{start, table.value(start), {}, 0};
     for (const MoveValue& move : table.analyze(start)) {
       if (move.value == report.value) report.best.push_back(move.pit);

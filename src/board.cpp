@@ -48,6 +48,15 @@ Board Board::rotated(int steps) const {
   return board;
 }
 
+Board Board::canonical() const {
+  Board smallest = *this;
+  for (int steps = 1; steps < kPits; ++steps) {
+    const Board turned = rotated(steps);
+    if (turned.code() < smallest.code()) smallest = turned;
+  }
+  return smallest;
+}
+
 bool Board::is_ioi_start() const {
   for (auto beads : pits_) {
     if (beads < kStartMinBeads || beads > kStartMaxBeads) return false;

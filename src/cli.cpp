@@ -154,6 +154,35 @@ std::string range_error(std::string_view command, std::string_view option, long 
 
 constexpr long long kMaxSeed = std::numeric_limits<long long>::max();
 
+// --start and --seed, which play and opponent share.
+struct StartOptions {
+  std::optional<Board> start;
+  std::optional<std::uint64_t> seed;
+
+  // Takes `arg` (with its value from `args`) when it is one of these options, and says so;
+  // `error` is set when its value is wrong.
+  bool take(std::string_view command, std::string_view arg, Arguments& args, std::string& error) {
+    const std::string where = std::string(command) + ": " + std::string(arg);
+    if (arg == "--start") {
+      const auto text = args.value();
+      if (!text) {
+        error = where + " needs the counts, as \"4 3 2 4 2 3 2\"";
+      } else if (std::string why; !(start = start_from(*text, why))) {
+        error = where + ": " + why;
+      }
+      return true;
+    }
+    if (arg == "--seed") {
+      const auto text = args.value();
+      const auto number = number_from(text, 0, kMaxSeed);
+      if (!number) error = range_error(command, arg, 0, kMaxSeed, text);
+      if (number) seed = static_cast<std::uint64_t>(*number);
+      return true;
+    }
+    return false;
+  }
+};
+
 Board random_start(std::optional<std::uint64_t> seed) {
   const std::vector<Board> starts = ioi_starts();
   Random random(seed ? *seed : std::random_device{}());
@@ -175,34 +204,26 @@ int protocol_command(Player me, std::istream& in, std::ostream& out, std::ostrea
 int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostream& err,
                  const Environment& environment) {
   PlayOptions options;
-  std::optional<Board> start;
-  std::optional<std::uint64_t> seed;
+  StartOptions starts;
   bool no_color = false;
   while (!args.done()) {
     const std::string_view arg = args.take();
-    if (arg == "--first") {
+    if (std::string error; starts.take("play", arg, args, error)) {
+      if (!error.empty()) return usage_error(err, error);
+    } else if (arg == "--first") {
       options.person = Player::first;
     } else if (arg == "--second") {
       options.person = Player::second;
     } else if (arg == "--no-color") {
       no_color = true;
-    } else if (arg == "--start") {
-      const auto text = args.value();
-      if (!text) return usage_error(err, "play: --start needs the counts, as \"4 3 2 4 2 3 2\"");
-      std::string error;
-      start = start_from(*text, error);
-      if (!start) return usage_error(err, "play: --start: " + error);
-    } else if (arg == "--seed") {
-      const auto text = args.value();
-      const auto number = number_from(text, 0, kMaxSeed);
-      if (!number) return usage_error(err, range_error("play", arg, 0, kMaxSeed, text));
-      seed = static_cast<std::uint64_t>(*number);
     } else {
       return usage_error(err, "play: unknown option '" + std::string(arg) + "'");
     }
   }
-  if (start && seed) return usage_error(err, "play: --start and --seed do not go together");
-  options.start = start ? *start : random_start(seed);
+  if (starts.start && starts.seed) {
+    return usage_error(err, "play: --start and --seed do not go together");
+  }
+  options.start = starts.start ? *starts.start : random_start(starts.seed);
   options.color = environment.output_is_terminal && !environment.no_color && !no_color;
   options.interrupted = environment.interrupted;
   environment.catch_interrupts();
@@ -211,23 +232,13 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
 }
 
 int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::ostream& err) {
-  std::optional<Board> start;
-  std::optional<std::uint64_t> seed;
+  StartOptions starts;
   OpponentOptions options;
   std::optional<std::string> record;
   while (!args.done()) {
     const std::string_view arg = args.take();
-    if (arg == "--start") {
-      const auto text = args.value();
-      if (!text) return usage_error(err, "opponent: --start needs the counts");
-      std::string error;
-      start = start_from(*text, error);
-      if (!start) return usage_error(err, "opponent: --start: " + error);
-    } else if (arg == "--seed") {
-      const auto text = args.value();
-      const auto number = number_from(text, 0, kMaxSeed);
-      if (!number) return usage_error(err, range_error("opponent", arg, 0, kMaxSeed, text));
-      seed = static_cast<std::uint64_t>(*number);
+    if (std::string error; starts.take("opponent", arg, args, error)) {
+      if (!error.empty()) return usage_error(err, error);
     } else if (arg == "--strategy") {
       const auto text = args.value();
       const auto strategy = text ? strategy_named(*text) : std::nullopt;
@@ -243,8 +254,8 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
       return usage_error(err, "opponent: unknown option '" + std::string(arg) + "'");
     }
   }
-  options.start = start ? *start : random_start(seed);
-  options.seed = seed ? *seed : std::random_device{}();
+  options.start = starts.start ? *starts.start : random_start(starts.seed);
+  options.seed = starts.seed ? *starts.seed : std::random_device{}();
   std::ofstream record_file;
   if (record) {
     record_file.open(*record);
@@ -404,11 +415,7 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
     plan.starts = all;
   } else if (starts == "classes") {
     for (const Board& start : all) {
-      bool smallest = true;
-      for (int steps = 1; steps < kPits; ++steps) {
-        smallest = smallest && start.rotated(steps).code() >= start.code();
-      }
-      if (smallest) plan.starts.push_back(start);
+      if (start.canonical() == start) plan.starts.push_back(start);
     }
   } else {
     Random random(plan.seed);

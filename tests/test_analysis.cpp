@@ -5,15 +5,13 @@
 
 #include "catch.hpp"
 #include "ioiwari/analysis.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
 

@@ -1,4 +1,5 @@
 // The move rule, case by case. Boards are written pit 1 first; an arrow shows the sowing.
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -143,6 +144,17 @@ TEST_CASE("the statement's worked example, move by move", "[board][rules]") {
     CHECK(move.opponent_gain == step.opponent_gain);
     now = move.after;
   }
+}
+
+TEST_CASE("a board's canonical form is its rotation with the smallest code", "[board]") {
+  const Board b = board({4, 3, 2, 4, 2, 3, 2});
+  Board::Code smallest = b.code();
+  for (int steps = 1; steps < kPits; ++steps)
+    smallest = std::min(smallest, b.rotated(steps).code());
+  CHECK(b.canonical().code() == smallest);
+  for (int steps = 0; steps < kPits; ++steps)
+    CHECK(b.rotated(steps).canonical() == b.canonical());
+  CHECK(Board{}.canonical() == Board{});
 }
 
 TEST_CASE("rotating the board rotates the move", "[board][rules]") {

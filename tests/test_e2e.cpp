@@ -9,16 +9,14 @@
 #include "ioiwari/process.hpp"
 #include "ioiwari/referee.hpp"
 #include "ioiwari/terminal.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 using namespace std::chrono_literals;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 struct Outcome {
   ExitStatus status;
@@ -256,18 +254,6 @@ Outcome collect(ChildProcess& child) {
   REQUIRE(status);
   outcome.status = *status;
   return outcome;
-}
-
-// The person's side of a game from `start` where both play the table's best moves.
-std::string perfect_moves(const Board& start, Player person) {
-  Game game(start);
-  std::string typed;
-  while (!game.over()) {
-    const Pit pit = *table().best_move(game.board());
-    if (game.to_move() == person) typed += std::to_string(pit.label()) + "\n";
-    game.play(pit);
-  }
-  return typed;
 }
 
 const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});

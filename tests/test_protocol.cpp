@@ -7,15 +7,13 @@
 #include "ioiwari/protocol.hpp"
 #include "ioiwari/strategy.hpp"
 #include "ioiwari/token.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 // A whole game as the two streams would carry it: what the judge sends (the start and the
 // opponent's moves) and what the player must answer. The player's moves are the table's

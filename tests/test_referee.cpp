@@ -12,16 +12,14 @@
 #include "catch.hpp"
 #include "ioiwari/process.hpp"
 #include "ioiwari/referee.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 using namespace std::chrono_literals;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jobs) {
   RefereePlan plan;

@@ -6,15 +6,13 @@
 #include "ioiwari/random.hpp"
 #include "ioiwari/solver.hpp"
 #include "reference.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 std::vector<int> counts(const Board& board) {
   std::vector<int> pits;

@@ -3,15 +3,13 @@
 
 #include "catch.hpp"
 #include "ioiwari/strategy.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 
-namespace {
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("strategies are named both ways", "[strategy]") {
   for (Strategy strategy : kAllStrategies)

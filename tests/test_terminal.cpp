@@ -6,15 +6,13 @@
 #include "catch.hpp"
 #include "ioiwari/terminal.hpp"
 #include "ioiwari/token.hpp"
+#include "support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::perfect_moves;
+using ioiwari::test::table;
 
 namespace {
-
-const Table& table() {
-  static const Table solved = Table::solve();
-  return solved;
-}
 
 Board board(std::vector<int> counts) {
   return *Board::from_counts(counts);
@@ -41,18 +39,6 @@ PlayOptions options_for(const Board& start, Player person = Player::first) {
 
 bool has(const std::string& screen, const std::string& text) {
   return screen.find(text) != std::string::npos;
-}
-
-// The person's moves of a game where both sides play the table's best moves.
-std::string perfect_moves(const Board& start, Player person) {
-  Game game(start);
-  std::string typed;
-  while (!game.over()) {
-    const Pit pit = *table().best_move(game.board());
-    if (game.to_move() == person) typed += std::to_string(pit.label()) + "\n";
-    game.play(pit);
-  }
-  return typed;
 }
 
 const Board kExample = board({4, 3, 2, 4, 2, 3, 2});

@@ -71,6 +71,8 @@ class Board {
 
   // The board turned clockwise by `steps` pits: the beads of pit p end up in pit p+steps.
   Board rotated(int steps) const;
+  // The rotation of this board with the smallest code: one board stands for its class.
+  Board canonical() const;
   // Whether this is a start of the IOI task (kStartBeads beads, each pit in range).
   bool is_ioi_start() const;
 
