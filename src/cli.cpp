@@ -223,7 +223,12 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
   if (starts.start && starts.seed) {
     return usage_error(err, "play: --start and --seed do not go together");
   }
-  options.start = starts.start ? *starts.start : random_start(starts.seed);
+  if (!starts.start) {
+    options.seed = starts.seed ? *starts.seed : std::random_device{}();
+    options.start = random_start(options.seed);
+  } else {
+    options.start = *starts.start;
+  }
   options.color = environment.output_is_terminal && !environment.no_color && !no_color;
   options.interrupted = environment.interrupted;
   environment.catch_interrupts();

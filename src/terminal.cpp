@@ -100,7 +100,9 @@ class TerminalGame {
   int run() {
     out_ << style_.bold("Ioiwari") << ": you are player " << number(options_.person)
          << (options_.person == Player::first ? " and move first" : "; ioiwari moves first")
-         << ". Start: " << game_.start() << ". Type help for the commands.\n";
+         << ". Start: " << game_.start();
+    if (options_.seed) out_ << " (drawn by --seed " << *options_.seed << ")";
+    out_ << ". Type help for the commands.\n";
     draw();
     while (!game_.over()) {
       if (game_.to_move() != options_.person) {

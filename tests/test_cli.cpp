@@ -90,6 +90,8 @@ TEST_CASE("play takes a start, a side, a seed and a colour switch", "[cli][termi
   const Result a = cli({"play", "--seed", "12"}, "quit\n");
   const Result b = cli({"play", "--seed", "12"}, "quit\n");
   CHECK(a.out == b.out);
+  CHECK(a.out.find("(drawn by --seed 12).") != std::string::npos);
+  CHECK(given.out.find("drawn by") == std::string::npos);
   const auto at = a.out.find("Start: ") + 7;
   std::istringstream counts(a.out.substr(at, a.out.find('.', at) - at));
   std::vector<int> pits(kPits);

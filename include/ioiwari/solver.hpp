@@ -26,7 +26,7 @@ struct MoveValue {
 class Table {
  public:
   // Solves every board: one per rotation class, in order of bead count, copied to its
-  // rotations. About a millisecond; see `ioiwari bench`.
+  // rotations. A few milliseconds; see `ioiwari bench`.
   static Table solve();
 
   // The best net gain the player to move can force from `board`: -kMaxBeads..kMaxBeads.

@@ -2,8 +2,10 @@
 // plain `ioiwari` shows on standard error when a person types the opponent's moves.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +40,7 @@ Command parse_command(std::string_view line);
 
 struct PlayOptions {
   Board start;
+  std::optional<std::uint64_t> seed;  // the seed that drew the start, if one did
   Player person = Player::first;
   bool color = false;
   // Asked when input ends: true when it ended because of Ctrl-C.
