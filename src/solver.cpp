@@ -42,27 +42,35 @@ struct Class {
 // board is built up digit by digit, one prefix per depth, so nothing is copied per step.
 template <class Visit>
 void for_each_necklace(Visit&& visit) {
-  std::array<int, kPits + 1> a{};         // a[1..kPits] is the string; a[0] stays 0
-  std::array<Class, kPits + 1> prefix{};  // prefix[t]: the board of digits a[1..t]
-  const auto extend = [&](auto&& self, int t, int period) -> void {
-    const Class& before = prefix[t - 1];
-    Class& board = prefix[t];
+  std::array<int, kPits + 1> a{};     // a[1..kPits] is the string; a[0] stays 0
+  std::array<Class, kPits> prefix{};  // prefix[t]: the board of digits a[1..t]
+  // Puts `digit` in place t (1-based) of `board`.
+  const auto place = [](Class& board, int t, int digit) {
     const auto bit = static_cast<std::uint8_t>(1u << (t - 1));
-    for (int digit = a[t - period]; digit < kCodeBase; ++digit) {
-      a[t] = digit;
-      board = before;
-      board.digits[t - 1] = static_cast<std::uint8_t>(digit);
-      board.full = static_cast<std::uint8_t>(board.full | (digit == kPitCapacity ? bit : 0));
-      board.nonempty = static_cast<std::uint8_t>(board.nonempty | (digit > 0 ? bit : 0));
-      board.beads = static_cast<std::uint8_t>(board.beads + digit);
-      board.code += static_cast<Code>(digit * kPlace[t - 1]);
-      // Repeating the string's start keeps the period; any larger digit starts a new one.
-      const int next = digit == a[t - period] ? period : t;
-      if (t < kPits) {
-        self(self, t + 1, next);
-      } else if (kPits % next == 0) {
+    board.digits[t - 1] = static_cast<std::uint8_t>(digit);
+    board.full = static_cast<std::uint8_t>(board.full | (digit == kPitCapacity ? bit : 0));
+    board.nonempty = static_cast<std::uint8_t>(board.nonempty | (digit > 0 ? bit : 0));
+    board.beads = static_cast<std::uint8_t>(board.beads + digit);
+    board.code += static_cast<Code>(digit * kPlace[t - 1]);
+  };
+  const auto extend = [&](auto&& self, int t, int period) -> void {
+    if (t == kPits) {
+      // The last place: a digit larger than a[t - period] always closes a necklace; an
+      // equal one only when the string's period divides its length.
+      const int first = a[t - period] + (kPits % period == 0 ? 0 : 1);
+      for (int digit = first; digit < kCodeBase; ++digit) {
+        Class board = prefix[t - 1];
+        place(board, t, digit);
         visit(board);
       }
+      return;
+    }
+    for (int digit = a[t - period]; digit < kCodeBase; ++digit) {
+      a[t] = digit;
+      prefix[t] = prefix[t - 1];
+      place(prefix[t], t, digit);
+      // Repeating the string's start keeps the period; any larger digit starts a new one.
+      self(self, t + 1, digit == a[t - period] ? period : t);
     }
   };
   extend(extend, 1, 1);
