@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cassert>
 #include <limits>
 
@@ -31,7 +30,7 @@ using PitMask = unsigned;  // bit i stands for pit i
 struct Class {
   std::array<std::uint8_t, kPits> digits;
   std::uint8_t full;      // PitMask of the pits holding kPitCapacity beads
-  std::uint8_t nonempty;  // PitMask of the pits holding beads: the legal moves
+  std::uint8_t nonempty;  // PitMask of the pits holding beads (none: the empty board)
   std::uint8_t beads;
   Code code;
 };
@@ -174,12 +173,19 @@ struct Path {
   bool fits = false;       // no pit visited twice: delta, skims and land hold for every board
 };
 constexpr int kMasks = 1 << kPits;
+// The net of "moving" an empty pit: below any real move's value (-kMaxBeads at worst) even
+// after the worst the position can be worth.
+constexpr std::int8_t kNoMoveNet = -3 * kMaxBeads;
 using PathRow = std::array<std::array<Path, kPitCapacity + 1>, kPits>;  // [pit][beads]
 using Paths = std::array<PathRow, kMasks>;                              // [full]
 
 constexpr Paths make_paths() {
   Paths paths{};
   for (int pit = 0; pit < kPits; ++pit) {
+    // An empty pit is no move: its path nets so little that it is never the best.
+    for (PitMask full = 0; full < kMasks; ++full) {
+      paths[full][pit][0] = Path{0, kNoMoveNet, static_cast<std::int8_t>(pit), true};
+    }
     for (int beads = 1; beads <= kPitCapacity; ++beads) {
       for (PitMask full = 0; full < kMasks; ++full) {
         Path path;
@@ -245,12 +251,15 @@ Table Table::solve() {
   table.positions_ = classes.size();
   std::int8_t* values = table.values_.data();
   for (const Class& board : classes) {
-    int best = board.nonempty == 0 ? 0 : std::numeric_limits<int>::min();  // empty board: 0
+    // Every pit, empty ones too (they can never be best): a loop the compiler unrolls, with
+    // no branch on which pits hold beads.
     const PathRow& paths = kPaths[board.full];
-    for (PitMask legal = board.nonempty; legal != 0; legal &= legal - 1) {
-      const Step step = move(board, paths, std::countr_zero(legal));
+    int best = std::numeric_limits<int>::min();
+    for (int pit = 0; pit < kPits; ++pit) {
+      const Step step = move(board, paths, pit);
       best = std::max(best, step.net - values[step.after]);
     }
+    if (board.nonempty == 0) best = 0;  // the empty board
     // Rotating the ring rotates the moves: every rotation has the same value. Turning the
     // board clockwise by one brings the digit at the top place round to pit 1.
     int turn = static_cast<int>(board.code);
