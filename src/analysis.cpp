@@ -62,12 +62,7 @@ std::optional<Board> board_from_arguments(std::span<const std::string_view> args
   std::istringstream counts(text);
   TokenReader count_reader(counts);
   Board board;
-  if (auto result = read_start(count_reader, board); result.code != ExitCode::ok) {
-    // An empty board is a fine thing to analyse; every other fault is the start's.
-    if (result.code == ExitCode::bad_start && board.empty() &&
-        result.error == "start: every pit is empty") {
-      return Board{};
-    }
+  if (auto result = read_board(count_reader, board, "board"); result.code != ExitCode::ok) {
     error = result.error;
     return std::nullopt;
   }

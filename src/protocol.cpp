@@ -22,17 +22,17 @@ std::string move_place(const Game& game) {
 
 }  // namespace
 
-ProtocolResult read_start(TokenReader& reader, Board& start) {
+ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what) {
   std::array<int, kPits> counts{};
   for (int i = 0; i < kPits; ++i) {
-    const std::string where = "start, pit " + std::to_string(i + 1) + ": ";
+    const std::string where = std::string(what) + ", pit " + std::to_string(i + 1) + ": ";
     const auto token = reader.next();
     if (!token) {
-      return fail(ExitCode::input_ended, i == 0 ? "input ended before the start: expected " +
-                                                      std::to_string(kPits) + " bead counts"
-                                                : "input ended after " + std::to_string(i) +
-                                                      " of the " + std::to_string(kPits) +
-                                                      " bead counts of the start");
+      const std::string expected = std::to_string(kPits) + " bead counts";
+      return fail(ExitCode::input_ended,
+                  i == 0 ? "input ended before the " + std::string(what) + ": expected " + expected
+                         : "input ended after " + std::to_string(i) + " of the " + expected +
+                               " of the " + std::string(what));
     }
     const Number number = parse_number(*token);
     if (number.kind == Number::Kind::not_integer) {
@@ -44,7 +44,14 @@ ProtocolResult read_start(TokenReader& reader, Board& start) {
     }
     counts[i] = static_cast<int>(number.value);
   }
-  start = *Board::from_counts(counts);
+  board = *Board::from_counts(counts);
+  return {};
+}
+
+ProtocolResult read_start(TokenReader& reader, Board& start) {
+  if (auto result = read_board(reader, start, "start"); result.code != ExitCode::ok) {
+    return result;
+  }
   if (start.empty()) return fail(ExitCode::bad_start, "start: every pit is empty");
   return {};
 }

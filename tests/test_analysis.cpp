@@ -42,8 +42,8 @@ TEST_CASE("analyze reads 7 counts, one quoted line of them, or a board code", "[
       {{"279936"}, "\"279936\" is not a board code 0 to 279935 (or give 7 counts)"},
       {{"-1"}, "\"-1\" is not a board code 0 to 279935 (or give 7 counts)"},
       {{"x"}, "\"x\" is not a board code 0 to 279935 (or give 7 counts)"},
-      {{"4 3 2 4 2 3 6"}, "start, pit 7: \"6\" beads: a pit holds 0 to 5"},
-      {{"x 0 0 0 0 0 0"}, "start, pit 1: \"x\" is not an integer"},
+      {{"4 3 2 4 2 3 6"}, "board, pit 7: \"6\" beads: a pit holds 0 to 5"},
+      {{"x 0 0 0 0 0 0"}, "board, pit 1: \"x\" is not an integer"},
   };
   for (const Case& c : cases) {
     INFO(c.error);

@@ -124,7 +124,7 @@ TEST_CASE("play catches Ctrl-C and reports it", "[cli][terminal]") {
   CHECK(result.out.find("Interrupted: game left at move 1") != std::string::npos);
 }
 
-TEST_CASE("play rejects bad options with usage and exit 2", "[cli][terminal]") {
+TEST_CASE("every command rejects bad options with one line, the usage, and exit 2", "[cli]") {
   struct Case {
     std::vector<std::string_view> args;
     std::string error;
@@ -145,6 +145,23 @@ TEST_CASE("play rejects bad options with usage and exit 2", "[cli][terminal]") {
       {{"play", "--seed", "1", "--start", "4 3 2 4 2 3 2"},
        "ioiwari: play: --start and --seed do not go together\n"},
       {{"play", "--fast"}, "ioiwari: play: unknown option '--fast'\n"},
+      {{"opponent", "--strategy", "perfect"},
+       "ioiwari: opponent: --strategy is one of optimal, greedy, random, weakest\n"},
+      {{"opponent", "--start", "9 9 9 9 9 9 9"},
+       "ioiwari: opponent: --start: start, pit 1: \"9\" beads: a pit holds 0 to 5\n"},
+      {{"opponent", "--seed", "-4"},
+       "ioiwari: opponent: --seed needs a number 0 to 9223372036854775807, not \"-4\"\n"},
+      {{"opponent", "--record"}, "ioiwari: opponent: --record needs a file name\n"},
+      {{"opponent", "--loud"}, "ioiwari: opponent: unknown option '--loud'\n"},
+      {{"referee"}, "ioiwari: referee: no player to run (after --)\n"},
+      {{"referee", "--starts", "some", "--", "x"},
+       "ioiwari: referee: --starts is all, classes or a count 1 to 1000000\n"},
+      {{"referee", "--strategy", "optimal,clever", "--", "x"},
+       "ioiwari: referee: unknown strategy \"clever\": optimal, greedy, random, weakest or all\n"},
+      {{"referee", "--move-time", "fast", "--", "x"},
+       "ioiwari: referee: --move-time needs a number 1 to 3600000, not \"fast\"\n"},
+      {{"referee", "--verbose", "--", "x"}, "ioiwari: referee: unknown option '--verbose'\n"},
+      {{"--second", "now"}, "ioiwari: '--second' takes no arguments, got 'now'\n"},
   };
   for (const Case& c : cases) {
     const Result result = cli(c.args);
@@ -172,39 +189,6 @@ TEST_CASE("plain ioiwari shows the game on standard error only when a person typ
   Environment piped = person;
   piped.input_is_terminal = false;  // a judge feeding input while stderr is a terminal
   CHECK(cli_in(piped, {}, input).err == plain.err);
-}
-
-TEST_CASE("opponent and referee reject bad options with usage and exit 2", "[cli]") {
-  struct Case {
-    std::vector<std::string_view> args;
-    std::string error;
-  };
-  const std::vector<Case> cases = {
-      {{"opponent", "--strategy", "perfect"},
-       "ioiwari: opponent: --strategy is one of optimal, greedy, random, weakest\n"},
-      {{"opponent", "--start", "9 9 9 9 9 9 9"},
-       "ioiwari: opponent: --start: start, pit 1: \"9\" beads: a pit holds 0 to 5\n"},
-      {{"opponent", "--seed", "-4"},
-       "ioiwari: opponent: --seed needs a number 0 to 9223372036854775807, not \"-4\"\n"},
-      {{"opponent", "--record"}, "ioiwari: opponent: --record needs a file name\n"},
-      {{"opponent", "--loud"}, "ioiwari: opponent: unknown option '--loud'\n"},
-      {{"referee"}, "ioiwari: referee: no player to run (after --)\n"},
-      {{"referee", "--starts", "some", "--", "x"},
-       "ioiwari: referee: --starts is all, classes or a count 1 to 1000000\n"},
-      {{"referee", "--strategy", "optimal,clever", "--", "x"},
-       "ioiwari: referee: unknown strategy \"clever\": optimal, greedy, random, weakest or all\n"},
-      {{"referee", "--move-time", "fast", "--", "x"},
-       "ioiwari: referee: --move-time needs a number 1 to 3600000, not \"fast\"\n"},
-      {{"referee", "--verbose", "--", "x"}, "ioiwari: referee: unknown option '--verbose'\n"},
-      {{"--second", "now"}, "ioiwari: '--second' takes no arguments, got 'now'\n"},
-  };
-  for (const Case& c : cases) {
-    const Result result = cli(c.args);
-    INFO(c.error);
-    CHECK(result.code == to_int(ExitCode::usage));
-    CHECK(result.out.empty());
-    CHECK(result.err.starts_with(c.error));
-  }
 }
 
 TEST_CASE("opponent reports on standard error and exits by player 1's result", "[cli]") {

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/game.hpp"
@@ -30,7 +31,11 @@ class ProtocolObserver {
 
 class TokenReader;
 
-// Reads the kPits counts of a start from `reader` into `start`, or says what was wrong.
+// Reads kPits bead counts (0..kPitCapacity each) from `reader` into `board`, or says what was
+// wrong and at which pit; messages call the counts `what` ("start, pit 3: ...").
+ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what);
+
+// Reads a start: a board as read_board() reads it, with at least one bead.
 ProtocolResult read_start(TokenReader& reader, Board& start);
 
 // Reads the next move of the player to move in `game` into `pit`, or says what was wrong with
