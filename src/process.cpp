@@ -60,8 +60,10 @@ std::string resolve(const std::string& program) {
   std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
   while (true) {
     const auto colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    const std::string_view dir = dirs.substr(0, colon);
+    std::string candidate(dir.empty() ? std::string_view(".") : dir);
+    candidate += '/';
+    candidate += program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     if (colon == std::string_view::npos) break;
     dirs.remove_prefix(colon + 1);
@@ -82,6 +84,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
   const std::string program = resolve(argv[0]);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
