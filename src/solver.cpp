@@ -38,7 +38,8 @@ struct Class {
 // Calls visit(board) once for every rotation class of boards, with its necklace: the digit
 // string (pit 1 first) that no rotation makes lexicographically smaller. This is the
 // algorithm of Fredricksen, Kessler and Maiorana; it takes constant time per necklace. The
-// board is built up digit by digit, one prefix per depth, so nothing is copied per step.
+// board is built up digit by digit, one prefix per depth: a step copies only the prefix it
+// extends.
 template <class Visit>
 void for_each_necklace(Visit&& visit) {
   std::array<int, kPits + 1> a{};     // a[1..kPits] is the string; a[0] stays 0
@@ -168,13 +169,13 @@ inline Step sow(Digits pits, int code, int pit) {
 // So every such path is worked out once, at compile time.
 struct Path {
   std::int32_t delta = 0;  // the change of code from the lift, the drops and the skims
-  std::int8_t skims = 0;   // beads skimmed into the mover's bank
+  std::int8_t skims = 0;   // beads skimmed into the mover's bank (kNoMoveNet: an empty pit)
   std::int8_t land = 0;    // the pit the last bead reaches
   bool fits = false;       // no pit visited twice: delta, skims and land hold for every board
 };
 constexpr int kMasks = 1 << kPits;
-// The net of "moving" an empty pit: below any real move's value (-kMaxBeads at worst) even
-// after the worst the position can be worth.
+// What an empty pit's path nets. Less the value of any board (at most kMaxBeads) it stays
+// below the worst real move (-kMaxBeads), so an empty pit is never taken for the best.
 constexpr std::int8_t kNoMoveNet = -3 * kMaxBeads;
 using PathRow = std::array<std::array<Path, kPitCapacity + 1>, kPits>;  // [pit][beads]
 using Paths = std::array<PathRow, kMasks>;                              // [full]
