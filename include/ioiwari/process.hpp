@@ -36,8 +36,6 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  pid_t pid() const { return pid_; }
-
   // Writes all of `data` to the child's standard input. False when the child has closed it.
   bool write(std::string_view data);
   // Closes the child's standard input: it then reads end of file.

@@ -14,7 +14,6 @@ namespace ioiwari {
 class Style {
  public:
   explicit Style(bool color) : color_(color) {}
-  bool color() const { return color_; }
   std::string bold(std::string_view text) const { return paint("1", text); }
   std::string dim(std::string_view text) const { return paint("2", text); }
   std::string good(std::string_view text) const { return paint("32", text); }
