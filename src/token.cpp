@@ -50,23 +50,4 @@ Number parse_number(std::string_view token) {
   return {Number::Kind::integer, negative ? -value : value};
 }
 
-std::string quoted(std::string_view token) {
-  constexpr std::size_t kShown = 24;
-  std::string text = "\"";
-  for (std::size_t i = 0; i < token.size() && i < kShown; ++i) {
-    const auto c = static_cast<unsigned char>(token[i]);
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      text.push_back(static_cast<char>(c));
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      text += "\\x";
-      text.push_back(kHex[c >> 4]);
-      text.push_back(kHex[c & 0xf]);
-    }
-  }
-  if (token.size() > kShown) text += "...";
-  text += '"';
-  return text;
-}
-
 }  // namespace ioiwari

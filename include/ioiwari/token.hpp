@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "textio/quoted.hpp"
+
 namespace ioiwari {
 
 // Splits a stream into tokens separated by white space (space, tab, CR, LF, VT, FF). It reads
@@ -39,8 +41,7 @@ struct Number {
 };
 Number parse_number(std::string_view token);
 
-// The token in double quotes, fit for one line of an error message: bytes outside printable
-// ASCII as \xNN and a long token cut short with "...".
-std::string quoted(std::string_view token);
+// The token in double quotes, fit for one line of an error message (textio/quoted.hpp).
+using textio::quoted;
 
 }  // namespace ioiwari

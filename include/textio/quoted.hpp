@@ -1,0 +1,14 @@
+// Putting outside text into one line of a message, whatever bytes it holds. Shared by every
+// program of the project; it knows nothing of any game.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace textio {
+
+// The token in double quotes, fit for one line of a message: bytes outside printable ASCII
+// (and the quote and backslash) as \xNN, and a token longer than 24 bytes cut short with "...".
+std::string quoted(std::string_view token);
+
+}  // namespace textio
