@@ -1,0 +1,9 @@
+// Memoized negamax for two-player games of perfect information: the whole library.
+//   game.hpp    what a game provides (concepts), Step, MoveList, Scoring
+//   memo.hpp    the memo: a flat table for dense keys, a hash map otherwise
+//   solver.hpp  Solver: value, best move, remoteness, every move's value, positions searched
+#pragma once
+
+#include "negamax/game.hpp"
+#include "negamax/memo.hpp"
+#include "negamax/solver.hpp"
