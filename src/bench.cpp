@@ -3,34 +3,67 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <vector>
 
+#include "ioiwari/negamax_game.hpp"
 #include "ioiwari/solver.hpp"
+#include "negamax/solver.hpp"
 
 namespace ioiwari {
 
-BenchResult run_bench(int runs) {
+namespace {
+
+double median(std::vector<double>& millis) {
+  std::sort(millis.begin(), millis.end());
+  return millis.empty() ? 0 : millis[millis.size() / 2];
+}
+
+template <class Work>
+double time_ms(Work&& work) {
+  const auto begin = std::chrono::steady_clock::now();
+  work();
+  const auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(end - begin).count();
+}
+
+}  // namespace
+
+BenchResult run_bench(int runs, bool negamax) {
   BenchResult result;
   result.runs = runs;
-  std::vector<double> millis;
+  std::vector<double> millis, negamax_millis;
   for (int run = 0; run < runs; ++run) {
-    const auto begin = std::chrono::steady_clock::now();
-    const Table table = Table::solve();
-    const auto end = std::chrono::steady_clock::now();
-    millis.push_back(std::chrono::duration<double, std::milli>(end - begin).count());
+    std::optional<Table> table;
+    millis.push_back(time_ms([&] { table = Table::solve(); }));
     if (run == 0) {
-      result.positions = table.positions();
+      result.positions = table->positions();
       result.boards = static_cast<std::size_t>(kCodeCount);
-      result.checksum = table.checksum();
+      result.checksum = table->checksum();
+    }
+    if (!negamax) continue;
+    std::optional<negamax::Solver<NegamaxGame>> solver;
+    negamax_millis.push_back(time_ms([&] {
+      solver.emplace();
+      for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code)
+        solver->value(Board::from_code(code));
+    }));
+    if (run == 0) {
+      NegamaxBench bench;
+      bench.positions = solver->positions();
+      bench.agrees = true;
+      for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+        const Board board = Board::from_code(code);
+        bench.agrees = bench.agrees && solver->value(board) == table->value(board);
+      }
+      result.negamax = bench;
     }
   }
-  std::sort(millis.begin(), millis.end());
-  if (!millis.empty()) {
-    result.median_ms = millis[millis.size() / 2];
-    result.fastest_ms = millis.front();
-    result.slowest_ms = millis.back();
-  }
+  result.fastest_ms = millis.empty() ? 0 : *std::min_element(millis.begin(), millis.end());
+  result.slowest_ms = millis.empty() ? 0 : *std::max_element(millis.begin(), millis.end());
+  result.median_ms = median(millis);
+  if (result.negamax) result.negamax->median_ms = median(negamax_millis);
   return result;
 }
 
@@ -42,7 +75,16 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
         << ", \"slowest_ms\": " << result.slowest_ms << ", \"boards\": " << result.boards
         << ", \"boards_per_second\": " << std::setprecision(0) << result.boards_per_second()
         << ", \"positions\": " << result.positions << ", \"checksum\": \"" << std::hex
-        << std::setw(16) << std::setfill('0') << result.checksum << "\"}\n";
+        << std::setw(16) << std::setfill('0') << result.checksum << '"' << std::dec;
+    if (const auto& negamax = result.negamax) {
+      out << ", \"negamax\": {\"median_ms\": " << std::setprecision(4) << negamax->median_ms
+          << ", \"positions\": " << negamax->positions
+          << ", \"positions_per_second\": " << std::setprecision(0)
+          << negamax->positions_per_second()
+          << ", \"table_positions_per_second\": " << result.positions_per_second()
+          << ", \"agrees\": " << (negamax->agrees ? "true" : "false") << "}";
+    }
+    out << "}\n";
   } else {
     out << std::fixed << std::setprecision(3) << "table build, " << result.runs << " runs: median "
         << result.median_ms << " ms (fastest " << result.fastest_ms << ", slowest "
@@ -50,6 +92,17 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
         << "boards per second: " << std::setprecision(0) << result.boards_per_second() << '\n'
         << "signature: " << result.positions << " positions, checksum " << std::hex << std::setw(16)
         << std::setfill('0') << result.checksum << '\n';
+    if (const auto& negamax = result.negamax) {
+      out << std::dec << std::setprecision(3) << "generic negamax (include/negamax), "
+          << result.runs << " runs: median " << negamax->median_ms << " ms\n"
+          << "positions per second: " << std::setprecision(0) << negamax->positions_per_second()
+          << " (" << negamax->positions << " positions) against the table's "
+          << result.positions_per_second() << " (" << result.positions << ")\n"
+          << "values: "
+          << (negamax->agrees ? "the same as the table's on every board"
+                              : "DIFFERENT from the table's")
+          << '\n';
+    }
   }
   out.flags(flags);
 }

@@ -36,7 +36,7 @@ constexpr std::string_view kUsage =
     "       ioiwari referee [OPTIONS] -- PLAYER [ARGS...]\n"
     "       ioiwari analyze [--json] P1 ... P7 | CODE\n"
     "       ioiwari starts [--classes] [--json]\n"
-    "       ioiwari bench [--runs N] [--json]\n"
+    "       ioiwari bench [--runs N] [--negamax] [--json]\n"
     "       ioiwari --help | --version\n";
 
 constexpr std::string_view kHelp =
@@ -81,6 +81,8 @@ constexpr std::string_view kHelp =
     "               play, and a check of the task's claim that the first player wins\n"
     "  bench        build the table N times (--runs, default 101): median time, boards per\n"
     "               second, and the signature (positions evaluated, table checksum)\n"
+    "    --negamax    also solve every board N times with the generic memoized negamax\n"
+    "                 library, and compare positions per second and values\n"
     "\n"
     "Exit status of the player:\n"
     "  0    the game was played to its end (or left by the person in `play`)\n"
@@ -322,10 +324,12 @@ int starts_command(Arguments args, std::ostream& out, std::ostream& err) {
 
 int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
   int runs = 101;
-  bool json = false;
+  bool json = false, negamax = false;
   while (!args.done()) {
     const std::string_view arg = args.take();
-    if (arg == "--runs") {
+    if (arg == "--negamax") {
+      negamax = true;
+    } else if (arg == "--runs") {
       const auto text = args.value();
       const auto number = number_from(text, 1, 100'000);
       if (!number) return usage_error(err, range_error("bench", arg, 1, 100'000, text));
@@ -336,7 +340,7 @@ int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
       return usage_error(err, "bench: unknown option '" + std::string(arg) + "'");
     }
   }
-  write_bench(out, run_bench(runs), json);
+  write_bench(out, run_bench(runs, negamax), json);
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }

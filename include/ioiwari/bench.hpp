@@ -3,8 +3,19 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 
 namespace ioiwari {
+
+// The generic memoized negamax (include/negamax) solving every board, for comparison.
+struct NegamaxBench {
+  double median_ms = 0;
+  std::size_t positions = 0;  // boards it evaluated: all of them, it knows no rotations
+  bool agrees = false;        // its value of every board is the table's
+  double positions_per_second() const {
+    return median_ms > 0 ? static_cast<double>(positions) / (median_ms / 1000) : 0;
+  }
+};
 
 struct BenchResult {
   int runs = 0;
@@ -12,13 +23,19 @@ struct BenchResult {
   std::size_t positions = 0;  // boards the solver evaluated
   std::size_t boards = 0;     // boards in the table
   std::uint64_t checksum = 0;
+  std::optional<NegamaxBench> negamax;
   double boards_per_second() const {
     return median_ms > 0 ? static_cast<double>(boards) / (median_ms / 1000) : 0;
   }
+  double positions_per_second() const {
+    return median_ms > 0 ? static_cast<double>(positions) / (median_ms / 1000) : 0;
+  }
 };
 
-// Builds the table `runs` times in this thread and measures each build.
-BenchResult run_bench(int runs);
+// Builds the table `runs` times in this thread and measures each build; with `negamax`, also
+// solves every board `runs` times with the generic library, alternating with the table builds
+// so that both see the same machine.
+BenchResult run_bench(int runs, bool negamax = false);
 
 // The result for people, or as one JSON object.
 void write_bench(std::ostream& out, const BenchResult& result, bool json);
