@@ -56,7 +56,11 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input, 
   TempFile in, out, err;
   in.write(input);
   int closed[2] = {-1, -1};
-  if (close_output && ::pipe(closed) != 0) throw std::runtime_error("pipe failed");
+  if (close_output) {
+    if (::pipe(closed) != 0) throw std::runtime_error("pipe failed");
+    // The read end goes before the fork: from its first write on, the program has no reader.
+    ::close(closed[0]);
+  }
   std::vector<char*> args;
   for (const std::string& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
@@ -70,17 +74,11 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input, 
     ::dup2(in.fd(), 0);
     ::dup2(close_output ? closed[1] : out.fd(), 1);
     ::dup2(err.fd(), 2);
-    if (close_output) {
-      ::close(closed[0]);
-      ::close(closed[1]);
-    }
+    if (close_output) ::close(closed[1]);
     ::execv(args[0], args.data());
     ::_exit(127);
   }
-  if (close_output) {
-    ::close(closed[0]);  // nobody reads: the program's writes fail
-    ::close(closed[1]);
-  }
+  if (close_output) ::close(closed[1]);
   Run run;
   int status = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_seconds);
