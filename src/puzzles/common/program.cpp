@@ -85,6 +85,19 @@ long long number_in(std::string_view word, long long low, long long high, std::s
   return value;
 }
 
+std::optional<long long> next_case_size(LineReader& in, Where& where, long long high,
+                                        std::string_view name) {
+  ++where.case_number;
+  const auto header = in.next_nonblank();
+  where.line = in.line();
+  if (!header) where.fail("input ended without the line \"0\" that ends it");
+  const auto words = split(*header);
+  if (words.size() > 1) where.fail(quoted(words[1]) + " after " + std::string(name));
+  const long long size = number_in(words[0], 0, high, name, where);
+  if (size == 0) return std::nullopt;
+  return size;
+}
+
 void answer(std::ostream& out, std::string_view line) {
   out << line << '\n' << std::flush;
   if (!out) throw OutputClosed();

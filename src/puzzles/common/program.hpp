@@ -74,6 +74,12 @@ std::string quoted(std::string_view token);
 long long number_in(std::string_view word, long long low, long long high, std::string_view name,
                     const Where& where);
 
+// Reads the line that opens the next case of an input that a line "0" ends: one number, `name`d
+// in messages, 0..high. Counts the case in `where` and points it at the line. Nothing for the
+// "0"; fails when the input ends before it, or on anything but one such number.
+std::optional<long long> next_case_size(LineReader& in, Where& where, long long high,
+                                        std::string_view name);
+
 // Writes one answer line and flushes it, so that every case answered is on its way before a
 // later case can fail. Throws OutputClosed when the output has gone.
 void answer(std::ostream& out, std::string_view line);

@@ -108,29 +108,18 @@ std::size_t SearchGame::hash(const State& state) const {
 
 void solve(LineReader& in, std::ostream& out) {
   Where where{0, 0};
-  for (;;) {
-    ++where.case_number;
-    const auto header = in.next_nonblank();
-    if (!header) {
-      where.line = in.line();
-      where.fail("input ended without the line \"0\" that ends it");
-    }
-    where.line = in.line();
-    const auto words = split(*header);
-    if (words.size() > 1) where.fail(quoted(words[1]) + " after the number of heaps");
-    const auto heaps = number_in(words[0], 0, kMaxHeaps, "the number of heaps", where);
-    if (heaps == 0) return;
+  while (const auto heaps = next_case_size(in, where, kMaxHeaps, "the number of heaps")) {
     const auto sizes_line = in.next();
     if (!sizes_line) where.fail("input ended before the line of heap sizes");
     where.line = in.line();
     const auto sizes = split(*sizes_line);
-    if (sizes.size() > static_cast<std::size_t>(heaps)) {
-      where.fail(quoted(sizes[static_cast<std::size_t>(heaps)]) + " after the " +
-                 std::to_string(heaps) + " heap sizes");
+    const auto count = static_cast<std::size_t>(*heaps);
+    if (sizes.size() > count) {
+      where.fail(quoted(sizes[count]) + " after the " + std::to_string(count) + " heap sizes");
     }
-    if (sizes.size() < static_cast<std::size_t>(heaps)) {
+    if (sizes.size() < count) {
       where.fail("the line has " + std::to_string(sizes.size()) + " of the " +
-                 std::to_string(heaps) + " heap sizes");
+                 std::to_string(count) + " heap sizes");
     }
     std::vector<Boxes> row;
     for (std::size_t i = 0; i < sizes.size(); ++i) {

@@ -141,19 +141,8 @@ std::vector<std::string> read_grid(LineReader& in, Where& where, int side) {
 
 void solve(LineReader& in, std::ostream& out) {
   Where where{0, 0};
-  for (;;) {
-    ++where.case_number;
-    const auto header = in.next_nonblank();
-    if (!header) {
-      where.line = in.line();
-      where.fail("input ended without the line \"0\" that ends it");
-    }
-    where.line = in.line();
-    const auto words = split(*header);
-    if (words.size() > 1) where.fail(quoted(words[1]) + " after the size of the grid");
-    const auto side = static_cast<int>(number_in(words[0], 0, kMaxSide, "the size n", where));
-    if (side == 0) return;
-    const Answer best = solve(read_grid(in, where, side));
+  while (const auto side = next_case_size(in, where, kMaxSide, "the size n")) {
+    const Answer best = solve(read_grid(in, where, static_cast<int>(*side)));
     answer(out, "(" + std::to_string(best.row) + "," + std::to_string(best.column) + ") " +
                     std::to_string(best.difference));
   }
