@@ -125,9 +125,10 @@ int run(const Program& program, std::span<const std::string_view> args, std::ist
     const std::string_view first = args.front();
     const bool known = first == "--help" || first == "-h" || first == "--version";
     if (known && args.size() > 1) {
-      return usage_error(
-          program, err,
-          "'" + std::string(first) + "' takes no arguments, got '" + std::string(args[1]) + "'");
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + std::string.
+      std::string what = "'";
+      what.append(first).append("' takes no arguments, got '").append(args[1]).append("'");
+      return usage_error(program, err, what);
     }
     if (first == "--help" || first == "-h") {
       usage(program, out);

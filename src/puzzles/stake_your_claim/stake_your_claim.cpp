@@ -143,8 +143,10 @@ void solve(LineReader& in, std::ostream& out) {
   Where where{0, 0};
   while (const auto side = next_case_size(in, where, kMaxSide, "the size n")) {
     const Answer best = solve(read_grid(in, where, static_cast<int>(*side)));
-    answer(out, "(" + std::to_string(best.row) + "," + std::to_string(best.column) + ") " +
-                    std::to_string(best.difference));
+    std::string line = "(";  // appended: GCC 12 warns falsely (-Wrestrict) on "(" + std::string
+    line.append(std::to_string(best.row)).append(",").append(std::to_string(best.column));
+    line.append(") ").append(std::to_string(best.difference));
+    answer(out, line);
   }
 }
 
