@@ -235,7 +235,8 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
   options.interrupted = environment.interrupted;
   environment.catch_interrupts();
   const Table table = Table::solve();
-  return play_terminal(in, out, table, options);
+  std::istream& input = environment.interruptible_input ? *environment.interruptible_input : in;
+  return play_terminal(input, out, table, options);
 }
 
 int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::ostream& err) {

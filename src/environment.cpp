@@ -1,10 +1,14 @@
 #include "ioiwari/environment.hpp"
 
+#include <pthread.h>
 #include <signal.h>
+#include <sys/select.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <streambuf>
 
 namespace ioiwari {
 
@@ -15,6 +19,53 @@ volatile std::sig_atomic_t interrupt_count = 0;
 extern "C" void on_interrupt(int) {
   interrupt_count = interrupt_count + 1;
 }
+
+// Standard input for `ioiwari play`. A Ctrl-C could land after the game checked for one and
+// before it entered read(), which would then wait for a line that may never come. So SIGINT
+// stays blocked here except inside pselect(), which unblocks it and waits for input in one
+// step: a Ctrl-C that is pending or that comes ends the wait, and the stream reports its end.
+class InterruptibleInput : public std::streambuf {
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    sigset_t interrupt, before;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    ::pthread_sigmask(SIG_BLOCK, &interrupt, &before);
+    bool ready = false;
+    while (!ready && interrupt_count == 0) {
+      fd_set readable;
+      FD_ZERO(&readable);
+      FD_SET(STDIN_FILENO, &readable);
+      const int result = ::pselect(STDIN_FILENO + 1, &readable, nullptr, nullptr, nullptr, &before);
+      if (result < 0 && errno != EINTR) break;
+      ready = result > 0;
+    }
+    ssize_t bytes = 0;
+    if (ready && interrupt_count == 0) {
+      // Input is waiting, so this read returns at once; a Ctrl-C meanwhile stays pending.
+      do {
+        bytes = ::read(STDIN_FILENO, buffer_, sizeof buffer_);
+      } while (bytes < 0 && errno == EINTR);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    if (bytes <= 0) return traits_type::eof();
+    setg(buffer_, buffer_, buffer_ + bytes);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  char buffer_[4096];
+};
+
+// A stream that owns its buffer.
+class InterruptibleStream : public std::istream {
+ public:
+  InterruptibleStream() : std::istream(&buffer_) {}
+
+ private:
+  InterruptibleInput buffer_;
+};
 
 }  // namespace
 
@@ -35,6 +86,7 @@ Environment Environment::of_process() {
     ::sigaction(SIGINT, &action, nullptr);
   };
   environment.interrupted = [] { return interrupt_count > 0; };
+  environment.interruptible_input = std::make_shared<InterruptibleStream>();
   return environment;
 }
 

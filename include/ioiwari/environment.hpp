@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <istream>
+#include <memory>
 
 namespace ioiwari {
 
@@ -15,6 +17,10 @@ struct Environment {
   std::function<void()> catch_interrupts = [] {};
   // Whether Ctrl-C has been pressed since catch_interrupts().
   std::function<bool()> interrupted = [] { return false; };
+  // Standard input as `play` reads it: once catch_interrupts() has run, Ctrl-C ends a read
+  // whenever it is pressed, before the read has begun or during it (the stream then ends).
+  // Null where the caller's stream is to be read as it is (tests).
+  std::shared_ptr<std::istream> interruptible_input;
 
   // The environment of this process (POSIX: isatty, getenv, sigaction).
   static Environment of_process();
