@@ -70,6 +70,8 @@ constexpr std::string_view kHelp =
     "    --seed N     seeds the random starts and the strategies (default 1)\n"
     "    --jobs N     games at once (default 1)\n"
     "    --move-time MS, --game-time MS  limits (default 2000, 20000)\n"
+    "    --exit-time MS  how long the player may take to exit after the last move\n"
+    "                 (default 2000)\n"
     "    --max-line BYTES  the longest move line read from the player (default 64)\n"
     "    --show N     failing games listed in the summary (default 5)\n"
     "    --json       the summary as JSON\n"
@@ -398,6 +400,8 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
         plan.limits.per_move = std::chrono::milliseconds(number(1, 3'600'000));
       } else if (arg == "--game-time") {
         plan.limits.per_game = std::chrono::milliseconds(number(1, 3'600'000));
+      } else if (arg == "--exit-time") {
+        plan.limits.after_end = std::chrono::milliseconds(number(1, 3'600'000));
       } else if (arg == "--max-line") {
         plan.limits.max_line_bytes = static_cast<std::size_t>(number(1, 1 << 20));
       } else if (arg == "--show") {

@@ -57,25 +57,10 @@ std::string trimmed(std::string_view line) {
 // The verdict on a player whose output has closed: how did it end?
 void judge_exit(ChildProcess& child, GameReport& report, Clock::time_point deadline,
                 bool game_over) {
-  const auto status = child.wait_until(deadline);
-  if (!status) {
-    report.verdict = Verdict::timeout;
-    report.detail = "closed its output but did not exit";
-  } else if (status->signaled) {
-    report.verdict = Verdict::killed_by_signal;
-    report.detail = "killed by signal " + std::to_string(status->number);
-  } else if (!game_over) {
-    report.verdict = Verdict::early_exit;
-    report.detail =
-        "exited with status " + std::to_string(status->number) + " before the game was over";
-  } else if (status->number != 0) {
-    report.verdict = Verdict::nonzero_exit;
-    report.detail = "exited with status " + std::to_string(status->number);
-  } else if (report.bank1 > report.bank2) {
-    report.verdict = Verdict::win;
-  } else {
-    report.verdict = report.bank1 == report.bank2 ? Verdict::tie : Verdict::loss;
-  }
+  auto [verdict, detail] =
+      verdict_at_exit(child.wait_until(deadline), game_over, report.bank1, report.bank2);
+  report.verdict = verdict;
+  report.detail = std::move(detail);
 }
 
 }  // namespace
@@ -160,7 +145,7 @@ GameReport referee_game(const std::vector<std::string>& player, const Board& sta
 
   // The game is over: the player must write nothing more and exit 0 at once, without waiting
   // for input (its standard input stays open, as a judge's would).
-  const auto deadline = Clock::now() + limits.per_move;
+  const auto deadline = Clock::now() + limits.after_end;
   switch (child.read_line(line, deadline, limits.max_line_bytes)) {
     case ChildProcess::Read::line:
       return finish(Verdict::output_after_end,
@@ -174,6 +159,23 @@ GameReport referee_game(const std::vector<std::string>& player, const Board& sta
   }
   judge_exit(child, report, deadline, true);
   return finish(report.verdict, report.detail);
+}
+
+ExitVerdict verdict_at_exit(const std::optional<ExitStatus>& status, bool game_over, int bank1,
+                            int bank2) {
+  if (!status) return {Verdict::timeout, "closed its output but did not exit"};
+  if (status->signaled) {
+    return {Verdict::killed_by_signal, "killed by signal " + std::to_string(status->number)};
+  }
+  if (!game_over) {
+    return {Verdict::early_exit,
+            "exited with status " + std::to_string(status->number) + " before the game was over"};
+  }
+  if (status->number != 0) {
+    return {Verdict::nonzero_exit, "exited with status " + std::to_string(status->number)};
+  }
+  if (bank1 > bank2) return {Verdict::win, ""};
+  return {bank1 == bank2 ? Verdict::tie : Verdict::loss, ""};
 }
 
 int points(Verdict verdict) {

@@ -57,14 +57,15 @@ int main(int argc, char** argv) {
     wait_forever();
   }
   if (mode == "spawn") {
-    // Leaves a grandchild that ignores SIGTERM in its process group, then hangs; the referee
-    // must kill both.
+    // Leaves a grandchild that ignores SIGTERM in its process group, says so, and answers
+    // garbage; the referee must kill both.
     const pid_t child = ::fork();
     if (child == 0) {
       ::signal(SIGTERM, SIG_IGN);
       wait_forever();
     }
     std::cerr << "child " << child << '\n' << std::flush;
+    std::cout << "hello\n" << std::flush;
     wait_forever();
   }
   if (mode == "flood") {
@@ -84,11 +85,11 @@ int main(int argc, char** argv) {
     wait_forever();
   }
   if (mode == "close-input") {
-    // Plays its first move, then closes its standard input: the referee's reply finds no
-    // reader.
+    // Plays its first move, closes its standard input and leaves: the referee's reply finds
+    // no reader.
     say(table.best_move(game.board())->label());
     ::close(STDIN_FILENO);
-    wait_forever();
+    return 0;
   }
 
   while (!game.over()) {

@@ -21,7 +21,31 @@ using namespace std::chrono_literals;
 
 namespace {
 
-RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jobs) {
+// Limits for a player that answers: far beyond what any load makes a move or an exit take, so
+// that no verdict here can turn into a time limit on a busy machine.
+RefereeLimits generous() {
+  RefereeLimits limits;
+  limits.per_move = 30s;
+  limits.per_game = 300s;
+  limits.after_end = 30s;
+  return limits;
+}
+
+// Limits for a player that never answers (or never exits after the end): it is judged at the
+// limit whatever the limit is, so a short one only saves time.
+RefereeLimits silent_during_game() {
+  RefereeLimits limits = generous();
+  limits.per_move = 500ms;
+  return limits;
+}
+RefereeLimits silent_after_end() {
+  RefereeLimits limits = generous();
+  limits.after_end = 500ms;
+  return limits;
+}
+
+RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jobs,
+                     const RefereeLimits& limits = generous()) {
   RefereePlan plan;
   plan.player = std::move(player);
   const std::vector<Board> all = ioi_starts();
@@ -30,7 +54,7 @@ RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jo
     plan.starts.push_back(all[i * all.size() / starts]);
   plan.strategies = {Strategy::optimal, Strategy::random};
   plan.jobs = jobs;
-  plan.limits.per_move = 500ms;  // the faulty players that go silent are judged quickly
+  plan.limits = limits;
   return plan;
 }
 
@@ -80,23 +104,24 @@ TEST_CASE("each faulty player gets exactly its verdict, one job or two", "[e2e][
   struct Case {
     const char* mode;
     Verdict verdict;
+    RefereeLimits limits;
   };
   const std::vector<Case> cases = {
-      {"garbage", Verdict::unreadable_move},
-      {"out-of-range", Verdict::out_of_range},
-      {"empty-pit", Verdict::empty_pit},
-      {"no-flush", Verdict::timeout},
-      {"hang", Verdict::timeout},
-      {"exit-early", Verdict::early_exit},
-      {"after-end", Verdict::output_after_end},
-      {"nonzero", Verdict::nonzero_exit},
-      {"crash", Verdict::killed_by_signal},
-      {"linger", Verdict::timeout},
+      {"garbage", Verdict::unreadable_move, generous()},
+      {"out-of-range", Verdict::out_of_range, generous()},
+      {"empty-pit", Verdict::empty_pit, generous()},
+      {"no-flush", Verdict::timeout, silent_during_game()},
+      {"hang", Verdict::timeout, silent_during_game()},
+      {"exit-early", Verdict::early_exit, generous()},
+      {"after-end", Verdict::output_after_end, generous()},
+      {"nonzero", Verdict::nonzero_exit, generous()},
+      {"crash", Verdict::killed_by_signal, generous()},
+      {"linger", Verdict::timeout, silent_after_end()},
   };
   for (const Case& c : cases) {
     for (int jobs : {1, 2}) {
       INFO(c.mode << " with " << jobs << " jobs");
-      const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode}, 3, jobs), table());
+      const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode}, 3, jobs, c.limits), table());
       REQUIRE(reports.size() == 6);
       for (const GameReport& report : reports) {
         INFO(report.detail);
@@ -126,18 +151,16 @@ TEST_CASE("a greedy player loses some games, the same ones with any number of jo
 }
 
 TEST_CASE("the player's whole process group is killed and reaped", "[e2e][referee]") {
-  RefereeLimits limits;
-  limits.per_move = 300ms;
   const GameReport report = referee_game({FAULTY_PLAYER, "spawn"}, ioi_starts().front(),
-                                         Strategy::optimal, 1, table(), limits);
-  CHECK(report.verdict == Verdict::timeout);
+                                         Strategy::optimal, 1, table(), generous());
+  CHECK(report.verdict == Verdict::unreadable_move);
   std::istringstream said(report.player_errors);
   std::string word;
   pid_t grandchild = 0;
   said >> word >> grandchild;
   REQUIRE(word == "child");
   REQUIRE(grandchild > 0);
-  const auto deadline = Clock::now() + 5s;
+  const auto deadline = Clock::now() + 30s;  // returns as soon as it is gone
   while (!gone(grandchild) && Clock::now() < deadline)
     std::this_thread::sleep_for(10ms);
   CHECK(gone(grandchild));
@@ -180,25 +203,33 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
   struct Case {
     const char* mode;
     Verdict verdict;
+    RefereeLimits limits;
   };
   const std::vector<Case> cases = {
-      {"flood", Verdict::unreadable_move},  // a line longer than the cap
-      {"flood-errors", Verdict::timeout},   // silent on standard output
-      {"ignore-term", Verdict::timeout},    // killed with SIGKILL all the same
-      {"close-input", Verdict::timeout},    // the reply cannot be written; no SIGPIPE for us
-      {"spawn", Verdict::timeout},          // its child ignores SIGTERM too
+      // a line longer than the cap
+      {"flood", Verdict::unreadable_move, generous()},
+      // silent on standard output
+      {"flood-errors", Verdict::timeout, silent_during_game()},
+      // killed with SIGKILL all the same
+      {"ignore-term", Verdict::timeout, silent_during_game()},
+      // the reply cannot be written, and there is no SIGPIPE for the referee
+      {"close-input", Verdict::early_exit, generous()},
+      // its child ignores SIGTERM too
+      {"spawn", Verdict::unreadable_move, generous()},
   };
   const long before = peak_memory_kb();
   for (const Case& c : cases) {
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + c.mode;
     INFO(c.mode);
-    const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2), table());
+    const auto reports =
+        run_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2, c.limits), table());
     for (const GameReport& report : reports) {
       CHECK(report.verdict == c.verdict);
       CHECK(report.player_errors.size() <= ChildProcess::kMaxErrorBytes);
     }
-    // Children that the kill orphaned are reaped by init; give it a moment.
-    const auto deadline = Clock::now() + 5s;
+    // Children that the kill orphaned are reaped by init; give it a moment (the wait ends as
+    // soon as they are gone).
+    const auto deadline = Clock::now() + 30s;
     while (!running_with(mark).empty() && Clock::now() < deadline) {
       std::this_thread::sleep_for(10ms);
     }
@@ -206,4 +237,71 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
   }
   // Flooding players must not make the referee hold their output.
   CHECK(peak_memory_kb() - before < 32 * 1024);
+}
+
+TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", "[e2e][referee]") {
+  struct Case {
+    std::vector<int> start;
+    Verdict verdict;
+    int bank1, bank2, points;
+  };
+  const std::vector<Case> cases = {
+      // 1 0 0 1 0 0 0: each side has one move, a single bead dropped on an empty pit, which
+      // goes to the other side: 1 to 1, whatever either plays.
+      {{1, 0, 0, 1, 0, 0, 0}, Verdict::tie, 1, 1, 2},
+      // 0 0 0 0 0 0 1: player 1's only move gives its bead away.
+      {{0, 0, 0, 0, 0, 0, 1}, Verdict::loss, 0, 1, 0},
+      // 0 0 0 1 2 0 0: pit 4 captures pit 5, three beads, and ends the game.
+      {{0, 0, 0, 1, 2, 0, 0}, Verdict::win, 3, 0, 4},
+  };
+  RefereePlan plan;
+  plan.player = {IOIWARI_BINARY};
+  plan.strategies = {Strategy::optimal};
+  plan.limits = generous();
+  for (const Case& c : cases) {
+    const Board start = *Board::from_counts(c.start);
+    INFO("start " << start);
+    const GameReport report =
+        referee_game(plan.player, start, Strategy::optimal, 1, table(), plan.limits);
+    CHECK(report.verdict == c.verdict);
+    CHECK(report.bank1 == c.bank1);
+    CHECK(report.bank2 == c.bank2);
+    CHECK(points(report.verdict) == c.points);
+    plan.starts.push_back(start);
+  }
+  // The same three through the summary: 2 + 0 + 4 points of 12.
+  const auto reports = run_games(plan, table());
+  std::ostringstream summary;
+  write_summary(summary, plan, reports, 5);
+  CHECK(summary.str().find("points: 6 of 12\n") != std::string::npos);
+  CHECK(summary.str().find("  win                        1\n  tie                        1\n"
+                           "  loss                       1\n") != std::string::npos);
+}
+
+TEST_CASE("the verdict at the player's exit, case by case", "[referee]") {
+  const auto exited = [](int status) {
+    return std::optional<ExitStatus>(ExitStatus{false, status});
+  };
+  CHECK(verdict_at_exit(exited(0), true, 11, 9).verdict == Verdict::win);
+  CHECK(verdict_at_exit(exited(0), true, 10, 10).verdict == Verdict::tie);
+  CHECK(verdict_at_exit(exited(0), true, 9, 11).verdict == Verdict::loss);
+  CHECK(verdict_at_exit(exited(0), true, 0, 1).verdict == Verdict::loss);
+  CHECK(verdict_at_exit(exited(0), true, 11, 9).detail.empty());
+  const ExitVerdict nonzero = verdict_at_exit(exited(3), true, 11, 9);
+  CHECK(nonzero.verdict == Verdict::nonzero_exit);
+  CHECK(nonzero.detail == "exited with status 3");
+  const ExitVerdict early = verdict_at_exit(exited(0), false, 11, 9);
+  CHECK(early.verdict == Verdict::early_exit);
+  CHECK(early.detail == "exited with status 0 before the game was over");
+  const ExitVerdict killed = verdict_at_exit(ExitStatus{true, 9}, true, 11, 9);
+  CHECK(killed.verdict == Verdict::killed_by_signal);
+  CHECK(killed.detail == "killed by signal 9");
+  const ExitVerdict running = verdict_at_exit(std::nullopt, true, 11, 9);
+  CHECK(running.verdict == Verdict::timeout);
+  CHECK(running.detail == "closed its output but did not exit");
+  CHECK(points(Verdict::win) == 4);
+  CHECK(points(Verdict::tie) == 2);
+  CHECK(points(Verdict::loss) == 0);
+  for (int v = static_cast<int>(Verdict::unreadable_move); v < kVerdictCount; ++v)
+    CHECK(points(static_cast<Verdict>(v)) == 0);
 }

@@ -4,11 +4,13 @@
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ioiwari/board.hpp"
+#include "ioiwari/process.hpp"
 #include "ioiwari/solver.hpp"
 #include "ioiwari/strategy.hpp"
 
@@ -35,6 +37,8 @@ std::string_view name(Verdict verdict);
 struct RefereeLimits {
   std::chrono::milliseconds per_move{2000};  // from the opponent's move to the player's reply
   std::chrono::milliseconds per_game{20000};
+  // After the last move: to write nothing more, close the output and exit.
+  std::chrono::milliseconds after_end{2000};
   std::size_t max_line_bytes = 64;  // what it reads of one move line
 };
 
@@ -57,6 +61,16 @@ struct GameReport {
 GameReport referee_game(const std::vector<std::string>& player, const Board& start,
                         Strategy strategy, std::uint64_t seed, const Table& table,
                         const RefereeLimits& limits);
+
+// How a game ends once the player's process has ended: `status` is how it ended (nothing when
+// it was still running at the deadline), `game_over` whether the last move had been made, and
+// the banks decide between win, tie and loss. `detail` says what went wrong (empty for those).
+struct ExitVerdict {
+  Verdict verdict;
+  std::string detail;
+};
+ExitVerdict verdict_at_exit(const std::optional<ExitStatus>& status, bool game_over, int bank1,
+                            int bank2);
 
 // Points as the IOI scored a game: 4 for a win, 2 for a tie, 0 otherwise.
 int points(Verdict verdict);
