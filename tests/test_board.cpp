@@ -75,7 +75,7 @@ TEST_CASE("the last bead into an empty pit goes to the opponent", "[board][rules
   CHECK(move.opponent_gain == 1);
 }
 
-TEST_CASE("the last bead onto a full pit goes to the opponent; the pit stays full",
+TEST_CASE("the last bead onto a full pit goes to the opponent, and the pit stays full",
           "[board][rules]") {
   // 0 0 0 0 0 1 5, play 6: one bead in hand meets pit 7 holding 5. No skim with the last bead.
   const MoveResult move = play(board({0, 0, 0, 0, 0, 1, 5}), pit(6));

@@ -214,7 +214,7 @@ TEST_CASE("colour only when asked for", "[terminal]") {
   CHECK(has(screen, "\x1b[0m"));
 }
 
-TEST_CASE("the protocol view draws the game on its own stream; the moves stay clean",
+TEST_CASE("the protocol view draws the game on its own stream, and the moves stay clean",
           "[terminal]") {
   std::istringstream in("4 3 2 4 2 3 2\n3\n");
   std::ostringstream out, screen;
