@@ -1,0 +1,71 @@
+// The documents scripts read, pinned whole: analyze and starts (text and JSON) against golden
+// files in tests/golden/, and bench with its timings set aside. A renamed key, a new field, a
+// changed number or a moved space fails here. Regenerate a golden file only for a change that
+// means to alter the document, and say so in the README's schema.
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/bench.hpp"
+#include "ioiwari/cli.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+std::string golden(const std::string& name) {
+  std::ifstream file(std::string(IOIWARI_GOLDEN_DIR) + "/" + name, std::ios::binary);
+  REQUIRE(file);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// What `ioiwari ARGS` writes on standard output; it must succeed and write nothing else.
+std::string output_of(std::vector<std::string_view> args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  REQUIRE(run_cli(args, in, out, err) == 0);
+  CHECK(err.str().empty());
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("analyze's documents are pinned, as text and as JSON", "[documents]") {
+  CHECK(output_of({"analyze", "4", "3", "2", "4", "2", "3", "2"}) == golden("analyze-4324232.txt"));
+  CHECK(output_of({"analyze", "--json", "4", "3", "2", "4", "2", "3", "2"}) ==
+        golden("analyze-4324232.json"));
+  CHECK(output_of({"analyze", "--json", "0"}) == golden("analyze-empty.json"));
+}
+
+TEST_CASE("starts' documents are pinned, as text and as JSON", "[documents]") {
+  CHECK(output_of({"starts"}) == golden("starts.txt"));
+  CHECK(output_of({"starts", "--json"}) == golden("starts.json"));
+  CHECK(output_of({"starts", "--classes"}) == golden("starts-classes.txt"));
+  CHECK(output_of({"starts", "--classes", "--json"}) == golden("starts-classes.json"));
+}
+
+TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") {
+  std::ostringstream json;
+  write_bench(json, run_bench(2, true), true);
+  // Every timing and rate is a number that varies: set them to 0.
+  const std::regex timing(
+      "\"(median_ms|fastest_ms|slowest_ms|boards_per_second|positions_per_second|"
+      "table_positions_per_second)\": [0-9.]+");
+  CHECK(std::regex_replace(json.str(), timing, "\"$1\": 0") ==
+        "{\"runs\": 2, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
+        "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
+        "\"checksum\": \"13950d6c96683fbf\", \"negamax\": {\"median_ms\": 0, "
+        "\"positions\": 279936, \"positions_per_second\": 0, \"table_positions_per_second\": 0, "
+        "\"agrees\": true}}\n");
+  std::ostringstream plain;
+  write_bench(plain, run_bench(1), true);
+  CHECK(std::regex_replace(plain.str(), timing, "\"$1\": 0") ==
+        "{\"runs\": 1, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
+        "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
+        "\"checksum\": \"13950d6c96683fbf\"}\n");
+}
