@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "ioiwari/board.hpp"
 #include "ioiwari/cli.hpp"
+#include "ioiwari/command_help.hpp"
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/opponent.hpp"
 #include "ioiwari/terminal.hpp"
@@ -32,7 +33,8 @@ TEST_CASE("help and version print to standard output and succeed", "[cli]") {
   const Result help = cli({"--help"});
   CHECK(help.code == 0);
   CHECK(help.out.starts_with("usage: ioiwari"));
-  CHECK(help.out.find("Exit status of the player:") != std::string::npos);
+  CHECK(help.out.find("Exit status:") != std::string::npos);
+  CHECK(help.out.find("\nCommands:\n") != std::string::npos);
   CHECK(help.err.empty());
   CHECK(cli({"-h"}).out == help.out);
 
@@ -41,6 +43,44 @@ TEST_CASE("help and version print to standard output and succeed", "[cli]") {
   CHECK(version.out.starts_with("ioiwari "));
   CHECK(version.out.ends_with("\n"));
   CHECK(version.err.empty());
+}
+
+TEST_CASE("every command prints its own help, as COMMAND --help and as help COMMAND", "[cli]") {
+  const Result overview = cli({"--help"});
+  CHECK(cli({"help"}).out == overview.out);
+  CHECK(cli({"help"}).code == 0);
+  for (const CommandHelp& command : commands()) {
+    if (command.name.empty()) continue;
+    INFO(command.name);
+    const Result asked = cli({command.name, "--help"});
+    CHECK(asked.code == 0);
+    CHECK(asked.err.empty());
+    CHECK(asked.out.starts_with("usage: ioiwari " + std::string(command.name)));
+    CHECK(asked.out.find("Exit status: ") != std::string::npos);
+    CHECK(cli({command.name, "-h"}).out == asked.out);
+    const Result helped = cli({"help", command.name});
+    CHECK(helped.code == 0);
+    CHECK(helped.out == asked.out);
+    // The overview lists it with its summary.
+    CHECK(overview.out.find("  " + std::string(command.name)) != std::string::npos);
+    CHECK(overview.out.find(std::string(command.summary)) != std::string::npos);
+  }
+  // --help comes first wherever it stands among the options, but after "--" it is the player's.
+  CHECK(cli({"bench", "--runs", "5", "--help"}).out == cli({"help", "bench"}).out);
+  CHECK(cli({"analyze", "--help"}).out == cli({"help", "analyze"}).out);
+  const Result bad = cli({"help", "frobnicate"});
+  CHECK(bad.code == to_int(ExitCode::usage));
+  CHECK(bad.err.starts_with("ioiwari: help: no command 'frobnicate'\nusage: ioiwari help"));
+  CHECK(cli({"help", "play", "opponent"}).code == to_int(ExitCode::usage));
+}
+
+TEST_CASE("a mistake on a command's line shows that command's usage", "[cli]") {
+  const Result result = cli({"referee", "--bogus"});
+  CHECK(result.code == to_int(ExitCode::usage));
+  CHECK(result.err ==
+        "ioiwari: referee: unknown option '--bogus'\n"
+        "usage: ioiwari referee [OPTIONS] -- PLAYER [ARGS...]\n"
+        "'ioiwari help referee' prints its options.\n");
 }
 
 TEST_CASE("unknown options and commands print usage to standard error and exit 2", "[cli]") {

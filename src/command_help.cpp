@@ -1,0 +1,144 @@
+#include "ioiwari/command_help.hpp"
+
+#include <array>
+#include <ostream>
+
+namespace ioiwari {
+
+namespace {
+
+constexpr std::array kCommands = {
+    CommandHelp{
+        "", "ioiwari [--second]", "play player 1 (or 2) over standard input and output",
+        "It reads the start (7 bead counts, 0..5 each) and then the opponent's moves, and\n"
+        "writes each of its own moves (a pit label 1..7) on a line of its own, flushed. It\n"
+        "solves the whole game at startup and wins from every start that can be won. When\n"
+        "standard input and standard error are terminals, it also draws the game and\n"
+        "prompts on standard error; standard output stays the protocol.\n"
+        "  --second     play player 2 instead: read player 1's move first\n"
+        "Exit status:\n"
+        "  0    the game was played to its end\n"
+        "  1    internal error\n"
+        "  2    bad command line\n"
+        "  3    bad start (not 7 counts of 0..5 with at least one bead)\n"
+        "  4    bad opponent move (not an integer, not a pit 1..7, or an empty pit)\n"
+        "  5    input ended before the game was over\n"
+        "  6    standard output was closed\n"},
+    CommandHelp{
+        "play", "ioiwari play [--first | --second] [--start \"P1 ... P7\" | --seed N] [--no-color]",
+        "play against ioiwari at a terminal, with hints and undo",
+        "It draws the ring and both banks and says what every move did. At the prompt type a\n"
+        "pit number, hint (every legal move's value, best first), undo (your last move and\n"
+        "the reply), board, help or quit.\n"
+        "  --first      you move first (the default: the first player can always win)\n"
+        "  --second     ioiwari moves first\n"
+        "  --start \"P1 ... P7\"  the start (7 counts of 0..5); else one of the 357 IOI\n"
+        "               starts at random\n"
+        "  --seed N     draw the random start reproducibly\n"
+        "  --no-color   no colour (also when NO_COLOR is set, or output is not a terminal)\n"
+        "Exit status: 0 when the game ends or is left (quit, end of input), 130 after\n"
+        "Ctrl-C, 2 for a bad command line.\n"},
+    CommandHelp{
+        "opponent",
+        "ioiwari opponent [--start \"P1 ... P7\"] [--seed N] [--strategy S] [--record FILE]",
+        "play player 2 as a judge: write the start line, then answer each move",
+        "It checks each of player 1's moves as the player checks its opponent's, flushes\n"
+        "every line, and reports the result on standard error.\n"
+        "  --start \"P1 ... P7\"  the start; else one of the 357 IOI starts at random\n"
+        "  --seed N     draws the start and the strategy's choices reproducibly\n"
+        "  --strategy S optimal (default; random among equal moves), greedy, random, weakest\n"
+        "  --record FILE  write the dialogue with both banks after every move to FILE\n"
+        "Exit status: 0 player 1 won, 10 tied, 11 lost, 12 broke the protocol, 2 bad\n"
+        "command line.\n"},
+    CommandHelp{
+        "referee", "ioiwari referee [OPTIONS] -- PLAYER [ARGS...]",
+        "run PLAYER as player 1, one process per game, and score it as the IOI did",
+        "Each game runs PLAYER in its own process group against `opponent`'s play, and\n"
+        "gets one verdict: win, tie, loss, or the fault (unreadable move, move out of\n"
+        "range, empty pit, time limit, exit before the end, output after the end, non-zero\n"
+        "exit, killed by a signal). A win scores 4 points, a tie 2.\n"
+        "  --starts all|classes|N  all 357 starts (default), one of each of the 51\n"
+        "               rotation classes, or N drawn at random\n"
+        "  --strategy S[,S...]|all  the opponents (default optimal)\n"
+        "  --seed N     seeds the random starts and the strategies (default 1)\n"
+        "  --jobs N     games at once (default 1)\n"
+        "  --move-time MS  the time for each move (default 2000)\n"
+        "  --game-time MS  the time for the whole game (default 20000)\n"
+        "  --exit-time MS  the time to exit after the last move (default 2000)\n"
+        "  --max-line BYTES  the longest move line read from the player (default 64)\n"
+        "  --show N     failing games listed in the summary (default 5)\n"
+        "  --json       the summary as JSON\n"
+
+        "Exit status: 0 every game won, 1 not every game won, 2 bad command line.\n"},
+    CommandHelp{
+        "analyze", "ioiwari analyze [--json] P1 ... P7 | CODE",
+        "the value of every move on a board, and the best line to the end",
+        "The board is 7 counts (separate words, or one quoted word) or its base-6 code with\n"
+        "pit 1 the lowest digit. Values are bank differences at the end of the game for the\n"
+        "player to move, with perfect play on both sides.\n"
+        "  --json       the analysis as JSON\n"
+        "Exit status: 0, or 2 for a bad command line or board.\n"},
+    CommandHelp{
+        "starts", "ioiwari starts [--classes] [--json]",
+        "every IOI start: its value, best moves, and how a greedy first player fares",
+        "It lists each start's value for player 1 with perfect play, the first moves that\n"
+        "achieve it, and the margin of a greedy player 1 against perfect play, then checks\n"
+        "the task's claim that the first player can always win.\n"
+        "  --classes    one start of each of the 51 rotation classes\n"
+        "  --json       the census as JSON\n"
+        "Exit status: 0, or 2 for a bad command line.\n"},
+    CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json]",
+                "build the table N times: its time, its rate and its signature",
+                "The signature is the positions the solver evaluated and a checksum of every\n"
+                "board's value and best move; a test pins it.\n"
+                "  --runs N     builds (default 101)\n"
+                "  --negamax    also solve every board N times with the generic memoized negamax\n"
+                "               library, and compare positions per second and values\n"
+                "  --json       the result as JSON\n"
+        
+                "Exit status: 0, or 2 for a bad command line.\n"},
+    CommandHelp{"help", "ioiwari help [COMMAND]", "the overview, or a command's usage and options",
+                "`ioiwari COMMAND --help` prints the same as `ioiwari help COMMAND`.\n"
+                "Exit status: 0, or 2 for an unknown command.\n"},
+};
+
+}  // namespace
+
+std::span<const CommandHelp> commands() {
+  return kCommands;
+}
+
+const CommandHelp* find_command(std::string_view name) {
+  for (const CommandHelp& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+void write_usage(std::ostream& out) {
+  const char* label = "usage: ";
+  for (const CommandHelp& command : kCommands) {
+    out << label << command.synopsis << '\n';
+    label = "       ";
+  }
+  out << label << "ioiwari --help | --version\n";
+}
+
+void write_overview(std::ostream& out) {
+  write_usage(out);
+  out << "\nioiwari: the perfect player of Ioiwari, the mancala game of IOI 2001.\n\n"
+      << "With no arguments it plays player 1 over standard input and output.\n"
+      << kCommands.front().details << "\nCommands:\n";
+  for (const CommandHelp& command : kCommands) {
+    if (command.name.empty()) continue;
+    out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
+        << '\n';
+  }
+  out << "\n'ioiwari help COMMAND' or 'ioiwari COMMAND --help' prints a command's options.\n";
+}
+
+void write_command_help(std::ostream& out, const CommandHelp& command) {
+  out << "usage: " << command.synopsis << "\n\n" << command.summary << ".\n\n" << command.details;
+}
+
+}  // namespace ioiwari
