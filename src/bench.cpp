@@ -30,7 +30,7 @@ double time_ms(Work&& work) {
 
 }  // namespace
 
-BenchResult run_bench(int runs, bool negamax) {
+BenchResult run_bench(int runs, bool negamax, const std::function<void(int)>& ran) {
   BenchResult result;
   result.runs = runs;
   std::vector<double> millis, negamax_millis;
@@ -42,7 +42,10 @@ BenchResult run_bench(int runs, bool negamax) {
       result.boards = static_cast<std::size_t>(kCodeCount);
       result.checksum = table->checksum();
     }
-    if (!negamax) continue;
+    if (!negamax) {
+      if (ran) ran(run + 1);
+      continue;
+    }
     std::optional<negamax::Solver<NegamaxGame>> solver;
     negamax_millis.push_back(time_ms([&] {
       solver.emplace();
@@ -59,6 +62,7 @@ BenchResult run_bench(int runs, bool negamax) {
       }
       result.negamax = bench;
     }
+    if (ran) ran(run + 1);
   }
   result.fastest_ms = millis.empty() ? 0 : *std::min_element(millis.begin(), millis.end());
   result.slowest_ms = millis.empty() ? 0 : *std::max_element(millis.begin(), millis.end());

@@ -16,6 +16,7 @@
 #include "ioiwari/command_help.hpp"
 #include "ioiwari/exit_code.hpp"
 #include "ioiwari/opponent.hpp"
+#include "ioiwari/progress.hpp"
 #include "ioiwari/protocol.hpp"
 #include "ioiwari/random.hpp"
 #include "ioiwari/referee.hpp"
@@ -179,17 +180,19 @@ int starts_command(Arguments args, std::ostream& out, std::ostream& err) {
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
 
-int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
+int bench_command(Arguments args, std::ostream& out, std::ostream& err,
+                  const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "bench"); };
   int runs = 101;
-  bool json = false, negamax = false;
+  bool json = false, negamax = false, quiet = false;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "bench");
     if (arg == "--negamax") {
       negamax = true;
-
+    } else if (arg == "--quiet") {
+      quiet = true;
     } else if (arg == "--runs") {
       const auto text = args.value();
       const auto number = number_from(text, 1, 100'000);
@@ -201,13 +204,18 @@ int bench_command(Arguments args, std::ostream& out, std::ostream& err) {
       return mistake("bench: unknown option '" + std::string(arg) + "'");
     }
   }
-  const BenchResult result = run_bench(runs, negamax);
+  Progress progress(err, environment.error_is_terminal && !json && !quiet, "bench", "runs",
+                    static_cast<std::size_t>(runs));
+  const BenchResult result =
+      run_bench(runs, negamax, [&](int done) { progress.update(static_cast<std::size_t>(done)); });
+  progress.clear();
   write_bench(out, result, json);
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
 
-int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
+int referee_command(Arguments args, std::ostream& out, std::ostream& err,
+                    const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) {
     return usage_error(err, what, "referee");
@@ -216,7 +224,7 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
   std::string starts = "all";
   long long random_count = 0;
   int show = 5;
-  bool json = false;
+  bool json = false, quiet = false;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (arg == "--") break;
@@ -272,6 +280,8 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
         show = static_cast<int>(number(0, 1'000'000));
       } else if (arg == "--json") {
         json = true;
+      } else if (arg == "--quiet") {
+        quiet = true;
       } else if (arg.starts_with('-')) {
         return mistake("referee: unknown option '" + std::string(arg) + "'");
       } else {
@@ -303,7 +313,16 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err) {
     }
   }
   const Table table = Table::solve();
-  const std::vector<GameReport> reports = run_games(plan, table);
+  Progress progress(err, environment.error_is_terminal && !json && !quiet, "referee", "games",
+                    plan.starts.size() * plan.strategies.size());
+  std::size_t won = 0;
+  const std::vector<GameReport> reports =
+      run_games(plan, table, [&](const GameReport& report, std::size_t done) {
+        won += report.verdict == Verdict::win ? 1 : 0;
+        progress.update(done,
+                        std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
+      });
+  progress.clear();
   if (json) {
     write_json(out, plan, reports);
   } else {
@@ -342,8 +361,8 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
   Arguments rest(args.subspan(1));
   if (first == "play") return play_command(rest, in, out, err, environment);
   if (first == "opponent") return opponent_command(rest, in, out, err);
-  if (first == "referee") return referee_command(rest, out, err);
-  if (first == "bench") return bench_command(rest, out, err);
+  if (first == "referee") return referee_command(rest, out, err, environment);
+  if (first == "bench") return bench_command(rest, out, err, environment);
   if (first == "analyze") return analyze_command(rest, out, err);
   if (first == "starts") return starts_command(rest, out, err);
   if (first == "help") return help_command(rest, out, err);

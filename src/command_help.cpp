@@ -68,7 +68,8 @@ constexpr std::array kCommands = {
         "  --max-line BYTES  the longest move line read from the player (default 64)\n"
         "  --show N     failing games listed in the summary (default 5)\n"
         "  --json       the summary as JSON\n"
-
+        "  --quiet      no progress line (it is drawn on standard error only when that is\n"
+        "               a terminal, and never with --json)\n"
         "Exit status: 0 every game won, 1 not every game won, 2 bad command line.\n"},
     CommandHelp{
         "analyze", "ioiwari analyze [--json] P1 ... P7 | CODE",
@@ -87,7 +88,7 @@ constexpr std::array kCommands = {
         "  --classes    one start of each of the 51 rotation classes\n"
         "  --json       the census as JSON\n"
         "Exit status: 0, or 2 for a bad command line.\n"},
-    CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json]",
+    CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json] [--quiet]",
                 "build the table N times: its time, its rate and its signature",
                 "The signature is the positions the solver evaluated and a checksum of every\n"
                 "board's value and best move; a test pins it.\n"
@@ -95,7 +96,7 @@ constexpr std::array kCommands = {
                 "  --negamax    also solve every board N times with the generic memoized negamax\n"
                 "               library, and compare positions per second and values\n"
                 "  --json       the result as JSON\n"
-        
+                "  --quiet      no progress line (drawn on standard error only at a terminal)\n"
                 "Exit status: 0, or 2 for a bad command line.\n"},
     CommandHelp{"help", "ioiwari help [COMMAND]", "the overview, or a command's usage and options",
                 "`ioiwari COMMAND --help` prints the same as `ioiwari help COMMAND`.\n"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iomanip>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -183,15 +184,22 @@ int points(Verdict verdict) {
   return verdict == Verdict::tie ? kPointsForWin / 2 : 0;
 }
 
-std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table) {
+std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
+                                  const GameDone& done) {
   const std::size_t games = plan.starts.size() * plan.strategies.size();
   std::vector<GameReport> reports(games);
   std::atomic<std::size_t> next{0};
+  std::mutex telling;
+  std::size_t ended = 0;
   const auto work = [&] {
     for (std::size_t i = next++; i < games; i = next++) {
       const Board& start = plan.starts[i / plan.strategies.size()];
       const Strategy strategy = plan.strategies[i % plan.strategies.size()];
       reports[i] = referee_game(plan.player, start, strategy, plan.seed + i, table, plan.limits);
+      if (done) {
+        const std::lock_guard lock(telling);
+        done(reports[i], ++ended);
+      }
     }
   };
   const auto jobs = static_cast<std::size_t>(std::max(1, plan.jobs));

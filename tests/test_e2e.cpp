@@ -376,3 +376,29 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
   CHECK(usage.status.number == to_int(ExitCode::usage));
   CHECK(usage.err.starts_with("ioiwari: referee: --jobs needs a number 1 to 256, not \"0\"\n"));
 }
+
+TEST_CASE("the referee shows progress at a terminal, erased before the summary", "[e2e][referee]") {
+  const std::string player = IOIWARI_BINARY;
+  ChildProcess child(under_terminal("referee --starts 3 -- " + player));
+  const Outcome outcome = collect(child);
+  CHECK(outcome.status.success());
+  // The pseudo-terminal turns each line end into CR LF.
+  CHECK(outcome.out.find("\r\x1b[Kreferee: 1/3 games, 1 won, 0 not won, ") != std::string::npos);
+  CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 3 games (3 starts x 1 strategies), 1 job") !=
+        std::string::npos);
+  for (const char* quiet : {"--quiet", "--json"}) {
+    INFO(quiet);
+    ChildProcess silent(
+        under_terminal(std::string("referee --starts 3 ") + quiet + " -- " + player));
+    const Outcome plain = collect(silent);
+    CHECK(plain.status.success());
+    CHECK(plain.out.find("\x1b[K") == std::string::npos);
+  }
+}
+
+TEST_CASE("the referee shows no progress when standard error is not a terminal", "[e2e][referee]") {
+  const Outcome outcome = run({"referee", "--starts", "3", "--", IOIWARI_BINARY}, "");
+  CHECK(outcome.status.success());
+  CHECK(outcome.err.empty());
+  CHECK(outcome.out.starts_with("ioiwari referee: 3 games"));
+}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 
@@ -35,7 +36,8 @@ struct BenchResult {
 // Builds the table `runs` times in this thread and measures each build; with `negamax`, also
 // solves every board `runs` times with the generic library, alternating with the table builds
 // so that both see the same machine.
-BenchResult run_bench(int runs, bool negamax = false);
+// `ran`, when given, is told after each run how many are done.
+BenchResult run_bench(int runs, bool negamax = false, const std::function<void(int)>& ran = {});
 
 // The result for people, or as one JSON object.
 void write_bench(std::ostream& out, const BenchResult& result, bool json);

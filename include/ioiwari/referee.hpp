@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -86,9 +87,14 @@ struct RefereePlan {
   RefereeLimits limits;
 };
 
+// Told of each game as it ends, with how many have ended (one call at a time, in the order the
+// games end).
+using GameDone = std::function<void(const GameReport& report, std::size_t done)>;
+
 // Plays every game of the plan, `jobs` at a time; the reports come in plan order (start by
 // start, each against the strategies in turn) whatever the number of jobs.
-std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table);
+std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
+                                  const GameDone& done = {});
 
 // The summary for people: verdict counts, points, the slowest move, and the first
 // `show_failures` games not won with their moves.

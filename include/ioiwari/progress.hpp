@@ -1,0 +1,55 @@
+// One line of progress on standard error while a long command works, redrawn in place: shown
+// only where a person watches (a terminal), and erased before the command's own output, so
+// that what it prints reads the same with or without it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace ioiwari {
+
+class Progress {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Redraws come at most this often; the first comes with the first update.
+  static constexpr std::chrono::milliseconds kRedraw{100};
+
+  // Draws on `out` when `shown`, and otherwise does nothing at all. `what` names the work
+  // ("referee"), `unit` what is counted ("games"), `total` how many there are. `now` tells the
+  // time (tests give their own clock).
+  Progress(std::ostream& out, bool shown, std::string what, std::string unit, std::size_t total,
+           std::function<Clock::time_point()> now = Clock::now);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  // `done` of the total are finished; `counts` says more about them ("12 won, 0 failed").
+  // Redraws the line if the last redraw is kRedraw old, or if all are done.
+  void update(std::size_t done, std::string_view counts = {});
+
+  // Erases the line (and draws no more until the next update).
+  void clear();
+
+  // The line as update() draws it, without the control codes: "referee: 120/1428 games, 12
+  // won, 0 failed, 0:04 elapsed, 0:44 left".
+  std::string line(std::size_t done, std::string_view counts, Clock::duration elapsed) const;
+
+ private:
+  std::ostream& out_;
+  bool shown_;
+  std::string what_, unit_;
+  std::size_t total_;
+  std::function<Clock::time_point()> now_;
+  Clock::time_point start_;
+  Clock::time_point drawn_{};
+  bool on_screen_ = false;
+};
+
+// A duration as people read a clock: "0:04", "12:30", "1:02:03".
+std::string clock_time(Progress::Clock::duration duration);
+
+}  // namespace ioiwari

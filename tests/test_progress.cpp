@@ -1,0 +1,99 @@
+// The progress line: what it says, how often it is redrawn, and that it is erased, or never
+// drawn at all where nobody watches.
+#include <sstream>
+#include <string>
+
+#include "catch.hpp"
+#include "ioiwari/cli.hpp"
+#include "ioiwari/progress.hpp"
+
+using namespace ioiwari;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::string_view kErase = "\r\x1b[K";
+
+// A clock the test moves by hand.
+struct FakeClock {
+  Progress::Clock::time_point now{};
+  std::function<Progress::Clock::time_point()> reader() {
+    return [this] { return now; };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("durations read like a clock", "[progress]") {
+  CHECK(clock_time(0s) == "0:00");
+  CHECK(clock_time(4s) == "0:04");
+  CHECK(clock_time(4999ms) == "0:04");
+  CHECK(clock_time(750s) == "12:30");
+  CHECK(clock_time(3723s) == "1:02:03");
+}
+
+TEST_CASE("the line says what is done, of what, and the time left", "[progress]") {
+  std::ostringstream out;
+  const Progress progress(out, true, "referee", "games", 1428);
+  CHECK(progress.line(0, "", 0s) == "referee: 0/1428 games, 0:00 elapsed");
+  CHECK(progress.line(120, "120 won, 0 not won", 4s) ==
+        "referee: 120/1428 games, 120 won, 0 not won, 0:04 elapsed, 0:43 left");
+  CHECK(progress.line(1428, "", 50s) == "referee: 1428/1428 games, 0:50 elapsed");
+}
+
+TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[progress]") {
+  std::ostringstream out;
+  FakeClock clock;
+  {
+    Progress progress(out, true, "bench", "runs", 10, clock.reader());
+    progress.update(1);
+    CHECK(out.str() == std::string(kErase) + "bench: 1/10 runs, 0:00 elapsed, 0:00 left");
+    clock.now += 50ms;
+    progress.update(2);  // too soon: not drawn
+    CHECK(out.str() == std::string(kErase) + "bench: 1/10 runs, 0:00 elapsed, 0:00 left");
+    clock.now += 9950ms;
+    progress.update(5);
+    CHECK(out.str().ends_with(std::string(kErase) + "bench: 5/10 runs, 0:10 elapsed, 0:10 left"));
+    clock.now += 1ms;
+    progress.update(10);  // the last is always drawn
+    CHECK(out.str().ends_with(std::string(kErase) + "bench: 10/10 runs, 0:10 elapsed"));
+    progress.clear();
+    CHECK(out.str().ends_with("0:10 elapsed" + std::string(kErase)));
+    const std::size_t cleared = out.str().size();
+    progress.clear();  // nothing on screen: nothing to erase
+    CHECK(out.str().size() == cleared);
+    progress.update(10);
+  }
+  // Going out of scope erases what is on screen.
+  CHECK(out.str().ends_with(std::string(kErase)));
+}
+
+TEST_CASE("a progress line that is not shown writes nothing at all", "[progress]") {
+  std::ostringstream out;
+  {
+    Progress progress(out, false, "referee", "games", 3);
+    progress.update(1, "1 won");
+    progress.update(3, "3 won");
+    progress.clear();
+  }
+  CHECK(out.str().empty());
+}
+
+TEST_CASE("bench shows progress at a terminal only, never with --json or --quiet",
+          "[progress][cli]") {
+  const auto run = [](std::vector<std::string_view> args, bool terminal) {
+    Environment environment;
+    environment.error_is_terminal = terminal;
+    std::istringstream in;
+    std::ostringstream out, err;
+    REQUIRE(run_cli(args, in, out, err, environment) == 0);
+    return std::pair{out.str(), err.str()};
+  };
+  const auto [out, err] = run({"bench", "--runs", "3"}, true);
+  CHECK(err.starts_with(std::string(kErase) + "bench: 1/3 runs, "));
+  CHECK(err.ends_with(kErase));  // erased before the result
+  CHECK(out.starts_with("table build, 3 runs: "));
+  CHECK(run({"bench", "--runs", "3"}, false).second.empty());
+  CHECK(run({"bench", "--runs", "3", "--quiet"}, true).second.empty());
+  CHECK(run({"bench", "--runs", "3", "--json"}, true).second.empty());
+}
