@@ -106,12 +106,14 @@ void draw_board(std::ostream& out, const Game& game, const Names& names, const S
   for (Pit pit : kAllPits) {
     const Cell cell = cell_of(pit);
     const std::string label = std::to_string(pit.label());
-    std::string count = "(";
+    // A count the last move changed is in brackets (and highlighted where there is colour).
+    const bool now_changed = changed[pit.index()];
+    std::string count = now_changed ? "[" : "(";
     count += std::to_string(game.board().beads(pit));
-    count += ')';
+    count += now_changed ? ']' : ')';
     const std::string mark = played == pit ? "*" : "";
     put(grid[cell.row - 1], cell.column, label + mark, style.bold(label) + mark);
-    put(grid[cell.row], cell.column - 1, count, changed[pit.index()] ? style.mark(count) : count);
+    put(grid[cell.row], cell.column - 1, count, now_changed ? style.mark(count) : count);
   }
   const std::string around = "clockwise ->";
   put(grid[kRows / 2], kColumns / 2 - static_cast<int>(around.size()) / 2 + 1, around,
@@ -129,7 +131,7 @@ void draw_board(std::ostream& out, const Game& game, const Names& names, const S
   } else {
     out << "  move " << game.move_number() << ": " << name_of(names, game.to_move()) << " to play";
   }
-  if (played) out << "   (* = pit just played, marked counts changed)";
+  if (played) out << "   (* = pit just played, [n] = a count it changed)";
   out << '\n';
 }
 

@@ -95,6 +95,28 @@ TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]")
   CHECK(second.find('7') < second.find('2'));
 }
 
+TEST_CASE("without colour, the counts the last move changed are in brackets", "[terminal]") {
+  // 4 3 2 4 2 3 2; you play pit 2, ioiwari pit 3: 4 0 0 4 1 4 0. Pit 3 was emptied, pit 4
+  // skimmed, pits 5 and 6 dropped in, pit 7 captured; pits 1 and 2 stayed as they were.
+  Game game(kExample);
+  game.play(*Pit::from_label(2));
+  game.play(*Pit::from_label(3));
+  std::ostringstream out;
+  draw_board(out, game, Names{"you", "ioiwari"}, Style(false));
+  CHECK(out.str() ==
+        "                        1\n"
+        "                       (4)\n"
+        "          7                           2\n"
+        "         [0]                         (0)\n"
+        "                   clockwise ->\n"
+        "      6                                   3*\n"
+        "     [4]                                 [0]\n"
+        "                5               4\n"
+        "               [1]             [4]\n"
+        "  bank of you (player 1): 3    bank of ioiwari (player 2): 4\n"
+        "  move 3: you to play   (* = pit just played, [n] = a count it changed)\n");
+}
+
 TEST_CASE("each move is described: drops, skims, capture, the bead given away", "[terminal]") {
   const Names names{"you", "ioiwari"};
   Game game(board({5, 0, 0, 5, 5, 0, 0}));
