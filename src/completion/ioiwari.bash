@@ -1,0 +1,77 @@
+# bash completion for ioiwari and the four puzzle programs: commands, options, strategy names.
+# Installed as share/bash-completion/completions/ioiwari (and under each puzzle's name); it
+# needs nothing of the bash-completion package.
+
+_ioiwari() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+  local commands="play opponent referee analyze starts bench help"
+  local strategies="optimal greedy random weakest"
+  COMPREPLY=()
+  if ((COMP_CWORD == 1)); then
+    mapfile -t COMPREPLY < <(compgen -W "$commands --second --help --version" -- "$cur")
+    return
+  fi
+  local command=${COMP_WORDS[1]} i
+  # After referee's "--" come the player's command and arguments.
+  if [[ $command == referee ]]; then
+    for ((i = 2; i < COMP_CWORD; i++)); do
+      if [[ ${COMP_WORDS[i]} == -- ]]; then
+        if ((i + 1 == COMP_CWORD)); then
+          mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+        else
+          mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        fi
+        return
+      fi
+    done
+  fi
+  case $prev in
+    --strategy)
+      if [[ $command == referee ]]; then
+        # A comma-separated list: complete its last name.
+        local done_part="" last=$cur
+        if [[ $cur == *,* ]]; then
+          done_part=${cur%,*},
+          last=${cur##*,}
+        fi
+        mapfile -t COMPREPLY < <(compgen -P "$done_part" -W "$strategies all" -- "$last")
+      else
+        mapfile -t COMPREPLY < <(compgen -W "$strategies" -- "$cur")
+      fi
+      return
+      ;;
+    --starts)
+      mapfile -t COMPREPLY < <(compgen -W "all classes" -- "$cur")
+      return
+      ;;
+    --record)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return
+      ;;
+    --start | --seed | --runs | --jobs | --move-time | --game-time | --exit-time | --max-line | --show)
+      return # a value of the user's own
+      ;;
+  esac
+  local options
+  case $command in
+    play) options="--first --second --start --seed --no-color --help" ;;
+    opponent) options="--start --seed --strategy --record --help" ;;
+    referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
+                      --max-line --show --json --quiet --help --" ;;
+    analyze) options="--json --help" ;;
+    starts) options="--classes --json --help" ;;
+    bench) options="--runs --negamax --json --quiet --help" ;;
+    help)
+      ((COMP_CWORD == 2)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+      return
+      ;;
+    *) return ;;
+  esac
+  mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+}
+complete -F _ioiwari ioiwari
+
+_ioiwari_puzzle() {
+  mapfile -t COMPREPLY < <(compgen -W "--help --version" -- "${COMP_WORDS[COMP_CWORD]}")
+}
+complete -F _ioiwari_puzzle take-fraction stake-your-claim end-nim twins-noughts-crosses

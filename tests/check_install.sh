@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Installs the build in BUILD_DIR into a temporary prefix and checks the installed tree as a
+# user meets it: a game runs from the installed binary, each puzzle answers, the manual pages
+# render without a warning and name every command and option that --help lists, bash
+# completion offers commands, options and strategies, and the documents are there.
+# Usage: tests/check_install.sh BUILD_DIR
+set -euo pipefail
+build=$1
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+fail() {
+  echo "check_install: $*" >&2
+  exit 1
+}
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+bin=$prefix/bin
+man1=$prefix/share/man/man1
+completions=$prefix/share/bash-completion/completions
+
+# A game, and a few refereed ones, from the installed binary.
+moves=$(printf '0 0 0 0 0 1 1\n' | "$bin/ioiwari") || fail "the installed ioiwari did not play"
+[ "$moves" = 6 ] || fail "the installed ioiwari played '$moves', not 6"
+"$bin/ioiwari" referee --starts 3 --strategy all --quiet -- "$bin/ioiwari" >/dev/null ||
+  fail "the installed ioiwari did not win every refereed game"
+[ "$(printf '8 2\n' | "$bin/take-fraction")" = 1 ] || fail "take-fraction"
+[ "$(printf '2\n1 1\n0\n' | "$bin/end-nim")" = P ] || fail "end-nim"
+[ "$(printf '1\n.\n0\n' | "$bin/stake-your-claim")" = "(0,0) 1" ] || fail "stake-your-claim"
+[ "$(printf '0 0 0\n0 0 0\n0 0\n0 0\n0 0\n' | "$bin/twins-noughts-crosses" | tr '\n' ' ')" = "0 0 " ] ||
+  fail "twins-noughts-crosses"
+
+# The manual pages render with no warning, as man and as groff see them.
+for page in ioiwari ioiwari-puzzles; do
+  warnings=$(MANWIDTH=80 man --warnings -l "$man1/$page.1" 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "man --warnings on $page.1: $warnings"
+  groff -man -ww -z "$man1/$page.1" 2>&1 | grep . && fail "groff -ww warns on $page.1"
+done
+for puzzle in take-fraction stake-your-claim end-nim twins-noughts-crosses; do
+  MANPATH=$prefix/share/man MANWIDTH=80 man "$puzzle" 2>/dev/null | grep -q "$puzzle" ||
+    fail "man $puzzle does not open the puzzles' page"
+done
+
+# The page names every command that --help lists, and every option of each command's help.
+page=$(MANWIDTH=80 man -l "$man1/ioiwari.1" 2>/dev/null)
+listed=$("$bin/ioiwari" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
+[ -n "$listed" ] || fail "--help lists no commands"
+for command in $listed; do
+  grep -qE "^       $command( |$)" <<<"$page" || fail "the man page has no entry for '$command'"
+  for option in $("$bin/ioiwari" help "$command" | grep -oE -- '^  --[a-z][a-z-]*' | tr -d ' ' | sort -u); do
+    grep -q -- "$option" <<<"$page" || fail "the man page does not name $command's $option"
+  done
+done
+
+# Completion: what a user gets after pressing Tab.
+complete_words() {
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_$0"
+           printf "%s\n" "${COMPREPLY[@]}"' "$1" "$2" "${@:3}"
+}
+[ "$(complete_words ioiwari "$completions/ioiwari" ioiwari ref)" = referee ] ||
+  fail "completion does not offer referee after 'ioiwari ref'"
+[ "$(complete_words ioiwari "$completions/ioiwari" ioiwari opponent --strategy gr)" = greedy ] ||
+  fail "completion does not offer greedy after --strategy gr"
+[ "$(complete_words ioiwari "$completions/ioiwari" ioiwari referee --strategy optimal,w)" = \
+  optimal,weakest ] || fail "completion does not complete a list of strategies"
+for command in $listed; do
+  offered=$(complete_words ioiwari "$completions/ioiwari" ioiwari "$command" -)
+  for option in $("$bin/ioiwari" help "$command" | grep -oE -- '^  --[a-z][a-z-]*' | tr -d ' ' | sort -u); do
+    grep -qx -- "$option" <<<"$offered" || fail "completion does not offer $command's $option"
+  done
+done
+for puzzle in take-fraction stake-your-claim end-nim twins-noughts-crosses; do
+  [ -f "$completions/$puzzle" ] || fail "no completion file for $puzzle"
+  [ "$(complete_words ioiwari_puzzle "$completions/$puzzle" "$puzzle" --v)" = --version ] ||
+    fail "completion of $puzzle"
+done
+
+# The documents.
+for file in README.md LICENSE; do
+  [ -s "$prefix/share/doc/ioiwari/$file" ] || fail "share/doc/ioiwari/$file is missing"
+done
+echo "check_install: the installed tree works ($prefix)"
