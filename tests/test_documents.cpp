@@ -3,7 +3,6 @@
 // changed number or a moved space fails here. Regenerate a golden file only for a change that
 // means to alter the document, and say so in the README's schema.
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "catch.hpp"
 #include "ioiwari/bench.hpp"
 #include "ioiwari/cli.hpp"
+#include "text_support.hpp"
 
 using namespace ioiwari;
 
@@ -53,10 +53,14 @@ TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") 
   std::ostringstream json;
   write_bench(json, run_bench(2, true), true);
   // Every timing and rate is a number that varies: set them to 0.
-  const std::regex timing(
-      "\"(median_ms|fastest_ms|slowest_ms|boards_per_second|positions_per_second|"
-      "table_positions_per_second)\": [0-9.]+");
-  CHECK(std::regex_replace(json.str(), timing, "\"$1\": 0") ==
+  const auto timeless = [](std::string text) {
+    for (const char* key :
+         {"\"median_ms\": ", "\"fastest_ms\": ", "\"slowest_ms\": ", "\"boards_per_second\": ",
+          "\"positions_per_second\": ", "\"table_positions_per_second\": "})
+      text = test_support::replace_after(std::move(text), key, ",}", "0");
+    return text;
+  };
+  CHECK(timeless(json.str()) ==
         "{\"runs\": 2, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
         "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
         "\"checksum\": \"13950d6c96683fbf\", \"negamax\": {\"median_ms\": 0, "
@@ -64,7 +68,7 @@ TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") 
         "\"agrees\": true}}\n");
   std::ostringstream plain;
   write_bench(plain, run_bench(1), true);
-  CHECK(std::regex_replace(plain.str(), timing, "\"$1\": 0") ==
+  CHECK(timeless(plain.str()) ==
         "{\"runs\": 1, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
         "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
         "\"checksum\": \"13950d6c96683fbf\"}\n");
