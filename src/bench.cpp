@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ioiwari/negamax_game.hpp"
+#include "ioiwari/ring_table.hpp"
 #include "ioiwari/solver.hpp"
 #include "negamax/solver.hpp"
 
@@ -30,11 +31,24 @@ double time_ms(Work&& work) {
 
 }  // namespace
 
-BenchResult run_bench(int runs, bool negamax, const std::function<void(int)>& ran) {
+BenchResult run_bench(int runs, bool negamax, Ring ring, const std::function<void(int)>& ran) {
   BenchResult result;
+  result.ring = ring;
   result.runs = runs;
   std::vector<double> millis, negamax_millis;
-  for (int run = 0; run < runs; ++run) {
+  if (!ring.is_ioi()) {
+    for (int run = 0; run < runs; ++run) {
+      std::shared_ptr<const RingTable> table;
+      millis.push_back(time_ms([&] { table = RingTable::solve(ring); }));
+      if (run == 0) {
+        result.positions = static_cast<std::size_t>(table->classes());
+        result.boards = static_cast<std::size_t>(ring.code_count());
+        result.checksum = table->checksum();
+      }
+      if (ran) ran(run + 1);
+    }
+  }
+  for (int run = 0; ring.is_ioi() && run < runs; ++run) {
     std::optional<Table> table;
     millis.push_back(time_ms([&] { table = Table::solve(); }));
     if (run == 0) {
@@ -74,12 +88,17 @@ BenchResult run_bench(int runs, bool negamax, const std::function<void(int)>& ra
 void write_bench(std::ostream& out, const BenchResult& result, bool json) {
   const auto flags = out.flags();
   if (json) {
-    out << std::fixed << std::setprecision(4) << "{\"runs\": " << result.runs
-        << ", \"median_ms\": " << result.median_ms << ", \"fastest_ms\": " << result.fastest_ms
-        << ", \"slowest_ms\": " << result.slowest_ms << ", \"boards\": " << result.boards
-        << ", \"boards_per_second\": " << std::setprecision(0) << result.boards_per_second()
-        << ", \"positions\": " << result.positions << ", \"checksum\": \"" << std::hex
-        << std::setw(16) << std::setfill('0') << result.checksum << '"' << std::dec;
+    out << std::fixed << std::setprecision(4) << "{";
+    if (!result.ring.is_ioi()) {
+      out << "\"ring\": {\"pits\": " << result.ring.pits
+          << ", \"capacity\": " << result.ring.capacity << "}, ";
+    }
+    out << "\"runs\": " << result.runs << ", \"median_ms\": " << result.median_ms
+        << ", \"fastest_ms\": " << result.fastest_ms << ", \"slowest_ms\": " << result.slowest_ms
+        << ", \"boards\": " << result.boards << ", \"boards_per_second\": " << std::setprecision(0)
+        << result.boards_per_second() << ", \"positions\": " << result.positions
+        << ", \"checksum\": \"" << std::hex << std::setw(16) << std::setfill('0') << result.checksum
+        << '"' << std::dec;
     if (const auto& negamax = result.negamax) {
       out << ", \"negamax\": {\"median_ms\": " << std::setprecision(4) << negamax->median_ms
           << ", \"positions\": " << negamax->positions
@@ -90,9 +109,10 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
     }
     out << "}\n";
   } else {
-    out << std::fixed << std::setprecision(3) << "table build, " << result.runs << " runs: median "
-        << result.median_ms << " ms (fastest " << result.fastest_ms << ", slowest "
-        << result.slowest_ms << ")\n"
+    out << std::fixed << std::setprecision(3);
+    if (!result.ring.is_ioi()) out << "ring of " << result.ring.describe() << ": ";
+    out << "table build, " << result.runs << " runs: median " << result.median_ms << " ms (fastest "
+        << result.fastest_ms << ", slowest " << result.slowest_ms << ")\n"
         << "boards per second: " << std::setprecision(0) << result.boards_per_second() << '\n'
         << "signature: " << result.positions << " positions, checksum " << std::hex << std::setw(16)
         << std::setfill('0') << result.checksum << '\n';

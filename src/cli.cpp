@@ -1,6 +1,8 @@
 #include "ioiwari/cli.hpp"
 
+#include <chrono>
 #include <fstream>
+#include <iomanip>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -20,7 +22,9 @@
 #include "ioiwari/protocol.hpp"
 #include "ioiwari/random.hpp"
 #include "ioiwari/referee.hpp"
+#include "ioiwari/ring_table.hpp"
 #include "ioiwari/solver.hpp"
+#include "ioiwari/table_file.hpp"
 #include "ioiwari/terminal.hpp"
 #include "ioiwari/token.hpp"
 
@@ -32,9 +36,135 @@ namespace ioiwari {
 
 namespace {
 
-int protocol_command(Player me, std::istream& in, std::ostream& out, std::ostream& err,
-                     const Environment& environment) {
-  const Table table = Table::solve();
+// "470.2 MB": a size for people.
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  double size = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (size >= 1000 && unit + 1 < std::size(units)) {
+    size /= 1000;
+    ++unit;
+  }
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(unit == 0 ? 0 : 1) << size << ' ' << units[unit];
+  return text.str();
+}
+
+// "play: ", where a message about `command` starts ("" for the player itself).
+std::string where(std::string_view command) {
+  return command.empty() ? std::string() : std::string(command) + ": ";
+}
+
+// "--pits 12 --capacity 5": the ring as options.
+std::string ring_options_text(Ring ring) {
+  return "--pits " + std::to_string(ring.pits) + " --capacity " + std::to_string(ring.capacity);
+}
+
+// A table, or the exit status of the one-line complaint that says why there is none.
+struct TableOrExit {
+  std::optional<Table> table;
+  int exit = 0;
+};
+
+// Refuses (usage status, one line naming the ring's options) a ring whose solve needs more
+// memory than the machine has; nothing when it fits or the memory is unknown.
+std::optional<int> refuse_if_too_large(std::string_view command, Ring ring, std::ostream& err,
+                                       const Environment& environment) {
+  const std::uint64_t needed = table_size(ring).solve_bytes();
+  if (environment.memory_bytes == 0 || needed <= environment.memory_bytes) return std::nullopt;
+  return usage_error(err,
+                     where(command) + ring_options_text(ring) + ": solving this ring needs " +
+                         bytes_text(needed) + " of memory; this machine has " +
+                         bytes_text(environment.memory_bytes),
+                     command);
+}
+
+// Solves `ring` (the IOI's by its own path), with a progress line on standard error when it is
+// a terminal and the solve takes over a second.
+Table solve_ring(std::string_view command, Ring ring, std::ostream& err,
+                 const Environment& environment, bool quiet) {
+  if (ring.is_ioi()) return Table::solve();
+  const TableSize size = table_size(ring);
+  Progress progress(err, environment.error_is_terminal && !quiet,
+                    command.empty() ? "solving" : std::string(command) + ": solving", "classes",
+                    size.classes, environment.progress_delay);
+  SolveOptions options;
+  options.progress = [&](const SolveProgress& now) {
+    const auto percent = now.classes == 0 ? 100 : now.done * 100 / now.classes;
+    progress.update(now.done, "layer " + std::to_string(now.layer) + " of " +
+                                  std::to_string(now.layers - 1) + ", " + std::to_string(percent) +
+                                  "%");
+  };
+  Table table = Table::solve(ring, options);
+  progress.clear();
+  return table;
+}
+
+// The table `command` plays from: the file --table names, mapped and checked, or the ring
+// solved now.
+TableOrExit table_for(std::string_view command, const RingOptions& options, std::ostream& err,
+                      const Environment& environment, bool quiet = false) {
+  if (options.table) {
+    try {
+      return {Table(load_table(*options.table, options.ring))};
+    } catch (const TableFileError& error) {
+      err << "ioiwari: " << where(command) << error.what() << '\n';
+      return {std::nullopt, to_int(ExitCode::bad_table)};
+    }
+  }
+  if (const auto refused = refuse_if_too_large(command, options.ring, err, environment)) {
+    return {std::nullopt, *refused};
+  }
+  return {solve_ring(command, options.ring, err, environment, quiet)};
+}
+
+// The most starts a command lists or draws from.
+constexpr std::uint64_t kMostStarts = 10'000'000;
+
+// The starts of the ring the options give, or the exit status of the complaint that there are
+// none (the option to change named) or too many.
+std::optional<std::vector<Board>> ring_starts(std::string_view command, const RingOptions& options,
+                                              std::ostream& err, int& exit) {
+  if (const auto problem = options.start_problem(command)) {
+    exit = usage_error(err, *problem, command);
+    return std::nullopt;
+  }
+  const StartRule rule = options.start_rule();
+  const std::uint64_t count = count_starts(options.ring, rule);
+  if (count > kMostStarts) {
+    exit = usage_error(err,
+                       std::string(command) + ": the start rule (" + rule.describe() + ") gives " +
+                           std::to_string(count) + " starts, more than " +
+                           std::to_string(kMostStarts) + "; narrow --start-range or --start-beads",
+                       command);
+    return std::nullopt;
+  }
+  return starts(options.ring, rule);
+}
+
+int player_command(std::span<const std::string_view> all, std::istream& in, std::ostream& out,
+                   std::ostream& err, const Environment& environment) {
+  Player me = Player::first;
+  RingOptions ring;
+  Arguments args(all);
+  std::string_view previous;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (std::string error; ring.take("ioiwari", arg, args, error)) {
+      if (!error.empty()) return usage_error(err, error.substr(error.find(' ') + 1));
+    } else if (arg == "--second") {
+      me = Player::second;
+    } else if (!arg.starts_with('-')) {
+      return usage_error(err, "'" + std::string(previous) + "' takes no arguments, got '" +
+                                  std::string(arg) + "'");
+    } else {
+      return usage_error(err, "unknown option '" + std::string(arg) + "'");
+    }
+    previous = arg;
+  }
+  const TableOrExit found = table_for("", ring, err, environment);
+  if (!found.table) return found.exit;
+  const Table& table = *found.table;
   std::optional<TerminalView> view;
   if (environment.input_is_terminal && environment.error_is_terminal) {
     view.emplace(err, !environment.no_color, me);
@@ -50,11 +180,13 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
   const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "play"); };
   PlayOptions options;
   StartOptions starts;
+  RingOptions ring;
   bool no_color = false;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "play");
-    if (std::string error; starts.take("play", arg, args, error)) {
+    if (std::string error;
+        starts.take("play", arg, args, error) || ring.take("play", arg, args, error)) {
       if (!error.empty()) return mistake(error);
     } else if (arg == "--first") {
       options.person = Player::first;
@@ -66,35 +198,45 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
       return mistake("play: unknown option '" + std::string(arg) + "'");
     }
   }
-  if (starts.start && starts.seed) {
+  if (starts.start_text && starts.seed) {
     return mistake("play: --start and --seed do not go together");
   }
-  if (!starts.start) {
-    options.seed = starts.seed ? *starts.seed : std::random_device{}();
-    options.start = random_start(options.seed);
+  std::string error;
+  if (const auto start = starts.start("play", ring.ring, error)) {
+    options.start = *start;
+  } else if (!error.empty()) {
+    return mistake(error);
   } else {
-    options.start = *starts.start;
+    int exit = 0;
+    const auto all = ring_starts("play", ring, err, exit);
+    if (!all) return exit;
+    options.seed = starts.seed ? *starts.seed : std::random_device{}();
+    options.start = random_start(*all, options.seed);
   }
   options.color = environment.output_is_terminal && !environment.no_color && !no_color;
   options.interrupted = environment.interrupted;
+  const TableOrExit found = table_for("play", ring, err, environment);
+  if (!found.table) return found.exit;
   environment.catch_interrupts();
-  const Table table = Table::solve();
   std::istream& input = environment.interruptible_input ? *environment.interruptible_input : in;
-  return play_terminal(input, out, table, options);
+  return play_terminal(input, out, *found.table, options);
 }
 
-int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::ostream& err) {
+int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::ostream& err,
+                     const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) {
     return usage_error(err, what, "opponent");
   };
   StartOptions starts;
+  RingOptions ring;
   OpponentOptions options;
   std::optional<std::string> record;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "opponent");
-    if (std::string error; starts.take("opponent", arg, args, error)) {
+    if (std::string error;
+        starts.take("opponent", arg, args, error) || ring.take("opponent", arg, args, error)) {
       if (!error.empty()) return mistake(error);
     } else if (arg == "--strategy") {
       const auto text = args.value();
@@ -111,7 +253,17 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
       return mistake("opponent: unknown option '" + std::string(arg) + "'");
     }
   }
-  options.start = starts.start ? *starts.start : random_start(starts.seed);
+  std::string error;
+  if (const auto start = starts.start("opponent", ring.ring, error)) {
+    options.start = *start;
+  } else if (!error.empty()) {
+    return mistake(error);
+  } else {
+    int exit = 0;
+    const auto all = ring_starts("opponent", ring, err, exit);
+    if (!all) return exit;
+    options.start = random_start(*all, starts.seed);
+  }
   options.seed = starts.seed ? *starts.seed : std::random_device{}();
   std::ofstream record_file;
   if (record) {
@@ -121,8 +273,9 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
       return to_int(ExitCode::usage);
     }
   }
-  const Table table = Table::solve();
-  const OpponentResult result = run_opponent(in, out, table, options);
+  const TableOrExit found = table_for("opponent", ring, err, environment);
+  if (!found.table) return found.exit;
+  const OpponentResult result = run_opponent(in, out, *found.table, options);
   if (record) {
     write_record(record_file, result, options);
     record_file.flush();
@@ -133,17 +286,21 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
   return static_cast<int>(result.exit);
 }
 
-int analyze_command(Arguments args, std::ostream& out, std::ostream& err) {
+int analyze_command(Arguments args, std::ostream& out, std::ostream& err,
+                    const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) {
     return usage_error(err, what, "analyze");
   };
   bool json = false;
+  RingOptions ring;
   std::vector<std::string_view> words;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "analyze");
-    if (arg == "--json") {
+    if (std::string error; ring.take("analyze", arg, args, error)) {
+      if (!error.empty()) return mistake(error);
+    } else if (arg == "--json") {
       json = true;
     } else if (arg.size() > 1 && arg.starts_with('-') &&
                parse_number(arg).kind == Number::Kind::not_integer) {
@@ -153,21 +310,29 @@ int analyze_command(Arguments args, std::ostream& out, std::ostream& err) {
     }
   }
   std::string error;
-  const auto board = board_from_arguments(words, error);
+  const auto board = board_from_arguments(words, ring.ring, error);
   if (!board) return mistake("analyze: " + error);
-  write_analysis(out, analyze(Table::solve(), *board), json);
+  const TableOrExit found = table_for("analyze", ring, err, environment);
+  if (!found.table) return found.exit;
+  write_analysis(out, analyze(*found.table, *board), json);
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
 
-int starts_command(Arguments args, std::ostream& out, std::ostream& err) {
+int starts_command(Arguments args, std::ostream& out, std::ostream& err,
+                   const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "starts"); };
-  bool json = false, classes = false;
+  bool json = false, classes = false, quiet = false;
+  RingOptions ring;
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "starts");
-    if (arg == "--json") {
+    if (std::string error; ring.take("starts", arg, args, error)) {
+      if (!error.empty()) return mistake(error);
+    } else if (arg == "--quiet") {
+      quiet = true;
+    } else if (arg == "--json") {
       json = true;
     } else if (arg == "--classes") {
       classes = true;
@@ -175,7 +340,17 @@ int starts_command(Arguments args, std::ostream& out, std::ostream& err) {
       return mistake("starts: unknown option '" + std::string(arg) + "'");
     }
   }
-  write_census(out, census(Table::solve(), classes), classes, json);
+  int exit = 0;
+  const auto all = ring_starts("starts", ring, err, exit);
+  if (!all) return exit;
+  const TableOrExit found = table_for("starts", ring, err, environment, quiet);
+  if (!found.table) return found.exit;
+  Progress progress(err, environment.error_is_terminal && !quiet && !json, "starts", "starts",
+                    all->size(), environment.progress_delay);
+  const std::vector<StartReport> reports =
+      census(*found.table, *all, classes, [&](std::size_t done) { progress.update(done); });
+  progress.clear();
+  write_census(out, reports, classes, json, CensusRules{ring.ring, ring.start_rule()});
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
@@ -184,12 +359,16 @@ int bench_command(Arguments args, std::ostream& out, std::ostream& err,
                   const Environment& environment) {
   // A mistake on this command's line: one line, then its usage.
   const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "bench"); };
-  int runs = 101;
+  std::optional<int> runs;
   bool json = false, negamax = false, quiet = false;
+  RingOptions ring;
+  ring.takes_table = false;  // it measures the solve
   while (!args.done()) {
     const std::string_view arg = args.take();
     if (asks_for_help(arg)) return command_help(out, "bench");
-    if (arg == "--negamax") {
+    if (std::string error; ring.take("bench", arg, args, error)) {
+      if (!error.empty()) return mistake(error);
+    } else if (arg == "--negamax") {
       negamax = true;
     } else if (arg == "--quiet") {
       quiet = true;
@@ -204,10 +383,21 @@ int bench_command(Arguments args, std::ostream& out, std::ostream& err,
       return mistake("bench: unknown option '" + std::string(arg) + "'");
     }
   }
+  if (negamax && !ring.ring.is_ioi()) {
+    return mistake(
+        "bench: --negamax compares the library with the IOI ring's own table; it "
+        "takes no other ring");
+  }
+  if (const auto refused = refuse_if_too_large("bench", ring.ring, err, environment)) {
+    return *refused;
+  }
+  // The IOI ring solves in milliseconds; any other may take minutes a run.
+  const int count = runs ? *runs : ring.ring.is_ioi() ? 101 : 1;
   Progress progress(err, environment.error_is_terminal && !json && !quiet, "bench", "runs",
-                    static_cast<std::size_t>(runs));
-  const BenchResult result =
-      run_bench(runs, negamax, [&](int done) { progress.update(static_cast<std::size_t>(done)); });
+                    static_cast<std::size_t>(count));
+  const BenchResult result = run_bench(count, negamax, ring.ring, [&](int done) {
+    progress.update(static_cast<std::size_t>(done));
+  });
   progress.clear();
   write_bench(out, result, json);
   out << std::flush;
@@ -221,6 +411,7 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
     return usage_error(err, what, "referee");
   };
   RefereePlan plan;
+  RingOptions ring;
   std::string starts = "all";
   long long random_count = 0;
   int show = 5;
@@ -236,7 +427,9 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
       return *value;
     };
     try {
-      if (arg == "--starts") {
+      if (std::string error; ring.take("referee", arg, args, error)) {
+        if (!error.empty()) return mistake(error);
+      } else if (arg == "--starts") {
         const auto text = args.value();
         if (text == "all" || text == "classes") {
           starts = std::string(*text);
@@ -298,7 +491,10 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
   if (plan.player.empty()) return mistake("referee: no player to run (after --)");
   if (plan.strategies.empty()) plan.strategies = {Strategy::optimal};
 
-  const std::vector<Board> all = ioi_starts();
+  int exit = 0;
+  const auto ring_starts_found = ring_starts("referee", ring, err, exit);
+  if (!ring_starts_found) return exit;
+  const std::vector<Board>& all = *ring_starts_found;
   if (starts == "all") {
     plan.starts = all;
   } else if (starts == "classes") {
@@ -312,7 +508,9 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
           all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
     }
   }
-  const Table table = Table::solve();
+  const TableOrExit found = table_for("referee", ring, err, environment, quiet || json);
+  if (!found.table) return found.exit;
+  const Table& table = *found.table;
   Progress progress(err, environment.error_is_terminal && !json && !quiet, "referee", "games",
                     plan.starts.size() * plan.strategies.size());
   std::size_t won = 0;
@@ -332,6 +530,61 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
   const bool all_won = std::all_of(reports.begin(), reports.end(),
                                    [](const GameReport& r) { return r.verdict == Verdict::win; });
   return all_won ? 0 : 1;
+}
+
+int solve_command(Arguments args, std::ostream& out, std::ostream& err,
+                  const Environment& environment) {
+  // A mistake on this command's line: one line, then its usage.
+  const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "solve"); };
+  RingOptions ring;
+  ring.takes_table = false;  // it makes one
+  std::optional<std::string> path;
+  bool quiet = false;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (asks_for_help(arg)) return command_help(out, "solve");
+    if (std::string error; ring.take("solve", arg, args, error)) {
+      if (!error.empty()) return mistake(error);
+    } else if (arg == "--out") {
+      const auto text = args.value();
+      if (!text || text->empty()) return mistake("solve: --out needs a file name");
+      path = std::string(*text);
+    } else if (arg == "--quiet") {
+      quiet = true;
+    } else {
+      return mistake("solve: unknown option '" + std::string(arg) + "'");
+    }
+  }
+  if (!path) return mistake("solve: --out FILE says where to write the table");
+  if (const auto refused = refuse_if_too_large("solve", ring.ring, err, environment)) {
+    return *refused;
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  const TableSize size = table_size(ring.ring);
+  Progress progress(err, environment.error_is_terminal && !quiet, "solve", "classes", size.classes,
+                    environment.progress_delay);
+  SolveOptions options;
+  options.progress = [&](const SolveProgress& now) {
+    const auto percent = now.classes == 0 ? 100 : now.done * 100 / now.classes;
+    progress.update(now.done, "layer " + std::to_string(now.layer) + " of " +
+                                  std::to_string(now.layers - 1) + ", " + std::to_string(percent) +
+                                  "%");
+  };
+  const auto table = RingTable::solve(ring.ring, options);
+  progress.clear();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  try {
+    save_table(*table, *path);
+  } catch (const TableFileError& error) {
+    err << "ioiwari: solve: " << error.what() << '\n';
+    return to_int(ExitCode::bad_table);
+  }
+  out << "solved the ring of " << ring.ring.describe() << ": " << table->classes() << " classes in "
+      << std::fixed << std::setprecision(1) << seconds << " s; wrote " << *path << " ("
+      << bytes_text(kTableHeaderBytes + size.table_bytes()) << ")\n"
+      << std::flush;
+  return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
 
 int help_command(Arguments args, std::ostream& out, std::ostream& err) {
@@ -356,20 +609,18 @@ int help_command(Arguments args, std::ostream& out, std::ostream& err) {
 
 int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
             std::ostream& err, const Environment& environment) {
-  if (args.empty()) return protocol_command(Player::first, in, out, err, environment);
+  if (args.empty()) return player_command(args, in, out, err, environment);
   const std::string_view first = args.front();
   Arguments rest(args.subspan(1));
   if (first == "play") return play_command(rest, in, out, err, environment);
-  if (first == "opponent") return opponent_command(rest, in, out, err);
+  if (first == "opponent") return opponent_command(rest, in, out, err, environment);
   if (first == "referee") return referee_command(rest, out, err, environment);
   if (first == "bench") return bench_command(rest, out, err, environment);
-  if (first == "analyze") return analyze_command(rest, out, err);
-  if (first == "starts") return starts_command(rest, out, err);
+  if (first == "analyze") return analyze_command(rest, out, err, environment);
+  if (first == "starts") return starts_command(rest, out, err, environment);
   if (first == "help") return help_command(rest, out, err);
+  if (first == "solve") return solve_command(rest, out, err, environment);
   const bool alone = args.size() == 1;
-  if (first == "--second" && alone) {
-    return protocol_command(Player::second, in, out, err, environment);
-  }
   if (asks_for_help(first) && alone) {
     write_overview(out);
     out << std::flush;
@@ -379,7 +630,7 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
     out << "ioiwari " << IOIWARI_VERSION << '\n' << std::flush;
     return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
   }
-  if (first == "--second" || first == "--help" || first == "-h" || first == "--version") {
+  if (first == "--help" || first == "-h" || first == "--version") {
     std::string what = "'";
     what += first;
     what += "' takes no arguments, got '";
@@ -387,8 +638,7 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
     what += "'";
     return usage_error(err, what);
   }
-  if (first.starts_with('-'))
-    return usage_error(err, "unknown option '" + std::string(first) + "'");
+  if (first.starts_with('-')) return player_command(args, in, out, err, environment);
   return usage_error(err, "unknown command '" + std::string(first) + "'");
 }
 

@@ -9,12 +9,13 @@ namespace {
 
 constexpr std::array kCommands = {
     CommandHelp{
-        "", "ioiwari [--second]", "play player 1 (or 2) over standard input and output",
-        "It reads the start (7 bead counts, 0..5 each) and then the opponent's moves, and\n"
-        "writes each of its own moves (a pit label 1..7) on a line of its own, flushed. It\n"
-        "solves the whole game at startup and wins from every start that can be won. When\n"
-        "standard input and standard error are terminals, it also draws the game and\n"
-        "prompts on standard error; standard output stays the protocol.\n"
+        "", "ioiwari [--second] [RING]", "play player 1 (or 2) over standard input and output",
+        "It reads the start (7 bead counts, 0..5 each; N counts of 0..C on another ring)\n"
+        "and then the opponent's moves, and writes each of its own moves (a pit label 1..7,\n"
+        "or 1..N) on a line of its own, flushed. It solves the whole game at startup and\n"
+        "wins from every start that can be won. When standard input and standard error are\n"
+        "terminals, it also draws the game and prompts on standard error; standard output\n"
+        "stays the protocol.\n"
         "  --second     play player 2 instead: read player 1's move first\n"
         "Exit status:\n"
         "  0    the game was played to its end\n"
@@ -23,9 +24,12 @@ constexpr std::array kCommands = {
         "  3    bad start (not 7 counts of 0..5 with at least one bead)\n"
         "  4    bad opponent move (not an integer, not a pit 1..7, or an empty pit)\n"
         "  5    input ended before the game was over\n"
-        "  6    standard output was closed\n"},
+        "  6    standard output was closed\n"
+        "  7    the table file (--table) is not a table, truncated, damaged, or of another\n"
+        "       ring\n"},
     CommandHelp{
-        "play", "ioiwari play [--first | --second] [--start \"P1 ... P7\" | --seed N] [--no-color]",
+        "play",
+        "ioiwari play [--first | --second] [--start \"P1 ... PN\" | --seed N] [--no-color] [RING]",
         "play against ioiwari at a terminal, with hints and undo",
         "It draws the ring and both banks and says what every move did. At the prompt type a\n"
         "pit number, hint (every legal move's value, best first), undo (your last move and\n"
@@ -40,7 +44,7 @@ constexpr std::array kCommands = {
         "Ctrl-C, 2 for a bad command line.\n"},
     CommandHelp{
         "opponent",
-        "ioiwari opponent [--start \"P1 ... P7\"] [--seed N] [--strategy S] [--record FILE]",
+        "ioiwari opponent [--start \"P1 ... PN\"] [--seed N] [--strategy S] [--record FILE] [RING]",
         "play player 2 as a judge: write the start line, then answer each move",
         "It checks each of player 1's moves as the player checks its opponent's, flushes\n"
         "every line, and reports the result on standard error.\n"
@@ -51,7 +55,7 @@ constexpr std::array kCommands = {
         "Exit status: 0 player 1 won, 10 tied, 11 lost, 12 broke the protocol, 2 bad\n"
         "command line.\n"},
     CommandHelp{
-        "referee", "ioiwari referee [OPTIONS] -- PLAYER [ARGS...]",
+        "referee", "ioiwari referee [OPTIONS] [RING] -- PLAYER [ARGS...]",
         "run PLAYER as player 1, one process per game, and score it as the IOI did",
         "Each game runs PLAYER in its own process group against `opponent`'s play, and\n"
         "gets one verdict: win, tie, loss, or the fault (unreadable move, move out of\n"
@@ -72,7 +76,7 @@ constexpr std::array kCommands = {
         "               a terminal, and never with --json)\n"
         "Exit status: 0 every game won, 1 not every game won, 2 bad command line.\n"},
     CommandHelp{
-        "analyze", "ioiwari analyze [--json] P1 ... P7 | CODE",
+        "analyze", "ioiwari analyze [--json] [RING] P1 ... PN | CODE",
         "the value of every move on a board, and the best line to the end",
         "The board is 7 counts (separate words, or one quoted word) or its base-6 code with\n"
         "pit 1 the lowest digit. Values are bank differences at the end of the game for the\n"
@@ -80,15 +84,16 @@ constexpr std::array kCommands = {
         "  --json       the analysis as JSON\n"
         "Exit status: 0, or 2 for a bad command line or board.\n"},
     CommandHelp{
-        "starts", "ioiwari starts [--classes] [--json]",
+        "starts", "ioiwari starts [--classes] [--json] [--quiet] [RING]",
         "every IOI start: its value, best moves, and how a greedy first player fares",
         "It lists each start's value for player 1 with perfect play, the first moves that\n"
         "achieve it, and the margin of a greedy player 1 against perfect play, then checks\n"
         "the task's claim that the first player can always win.\n"
-        "  --classes    one start of each of the 51 rotation classes\n"
+        "  --classes    one start of each rotation class (51 on the IOI's ring)\n"
         "  --json       the census as JSON\n"
+        "  --quiet      no progress line (drawn on standard error only at a terminal)\n"
         "Exit status: 0, or 2 for a bad command line.\n"},
-    CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json] [--quiet]",
+    CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json] [--quiet] [RING]",
                 "build the table N times: its time, its rate and its signature",
                 "The signature is the positions the solver evaluated and a checksum of every\n"
                 "board's value and best move; a test pins it.\n"
@@ -98,10 +103,33 @@ constexpr std::array kCommands = {
                 "  --json       the result as JSON\n"
                 "  --quiet      no progress line (drawn on standard error only at a terminal)\n"
                 "Exit status: 0, or 2 for a bad command line.\n"},
+    CommandHelp{"solve", "ioiwari solve --out FILE [--quiet] [RING]",
+                "solve a ring and write its table to a file, for --table",
+                "It solves every rotation class of the ring, one layer of bead count at a time on\n"
+                "every core, showing progress on standard error when that is a terminal and the\n"
+                "solve takes over a second, and writes the table atomically: to a temporary file\n"
+                "beside FILE, renamed over it only when whole.\n"
+                "  --out FILE   where to write the table\n"
+                "  --quiet      no progress line\n"
+                "Exit status: 0, 2 for a bad command line or a ring too large for this machine's\n"
+                "memory, 7 when the file cannot be written.\n"},
     CommandHelp{"help", "ioiwari help [COMMAND]", "the overview, or a command's usage and options",
                 "`ioiwari COMMAND --help` prints the same as `ioiwari help COMMAND`.\n"
                 "Exit status: 0, or 2 for an unknown command.\n"},
 };
+
+// The options that choose the ring: every command but help takes them.
+constexpr std::string_view kRingOptions =
+    "RING: the ring (without these, the IOI's: 7 pits of capacity 5, starts of 20 beads\n"
+    "with 2 to 4 in each pit):\n"
+    "  --pits N     pits on the ring, 3 to 13; the player then reads N counts\n"
+    "  --capacity C the beads a pit holds, 1 to 9\n"
+    "  --start-beads T  the beads of a start (default 3N-1)\n"
+    "  --start-range A..B  the beads of each pit of a start (default 2..4, 4 capped at C)\n";
+constexpr std::string_view kTableOption =
+    "  --table FILE play from a table file that `ioiwari solve` wrote, mapped read-only,\n"
+    "               instead of solving; exit status 7 when it is not a table, truncated,\n"
+    "               damaged, or a table of another ring\n";
 
 }  // namespace
 
@@ -135,11 +163,17 @@ void write_overview(std::ostream& out) {
     out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
         << '\n';
   }
-  out << "\n'ioiwari help COMMAND' or 'ioiwari COMMAND --help' prints a command's options.\n";
+  out << '\n'
+      << kRingOptions << kTableOption
+      << "\n'ioiwari help COMMAND' or 'ioiwari COMMAND --help' prints a command's options.\n";
 }
 
 void write_command_help(std::ostream& out, const CommandHelp& command) {
   out << "usage: " << command.synopsis << "\n\n" << command.summary << ".\n\n" << command.details;
+  if (command.name == "help") return;
+  out << kRingOptions;
+  // bench and solve measure or make the solve, so they read no table.
+  if (command.name != "bench" && command.name != "solve") out << kTableOption;
 }
 
 }  // namespace ioiwari

@@ -76,6 +76,12 @@ Environment Environment::of_process() {
   environment.error_is_terminal = ::isatty(STDERR_FILENO) == 1;
   const char* no_color = std::getenv("NO_COLOR");
   environment.no_color = no_color != nullptr && no_color[0] != '\0';
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page_size > 0) {
+    environment.memory_bytes =
+        static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+  }
   environment.catch_interrupts = [] {
     // Without SA_RESTART a read blocked at the prompt returns with EINTR, so the game can
     // say goodbye instead of dying mid-line.

@@ -26,13 +26,14 @@ std::string clock_time(Progress::Clock::duration duration) {
 }
 
 Progress::Progress(std::ostream& out, bool shown, std::string what, std::string unit,
-                   std::size_t total, std::function<Clock::time_point()> now)
+                   std::size_t total, Clock::duration delay, std::function<Clock::time_point()> now)
     : out_(out),
       shown_(shown),
       what_(std::move(what)),
       unit_(std::move(unit)),
       total_(total),
       now_(std::move(now)),
+      delay_(delay),
       start_(now_()) {}
 
 Progress::~Progress() {
@@ -56,6 +57,7 @@ std::string Progress::line(std::size_t done, std::string_view counts,
 void Progress::update(std::size_t done, std::string_view counts) {
   if (!shown_) return;
   const Clock::time_point now = now_();
+  if (now - start_ < delay_) return;
   if (on_screen_ && now - drawn_ < kRedraw && done < total_) return;
   out_ << kEraseLine << line(done, counts, now - start_) << std::flush;
   drawn_ = now;

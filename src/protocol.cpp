@@ -1,8 +1,8 @@
 #include "ioiwari/protocol.hpp"
 
-#include <array>
 #include <istream>
 #include <ostream>
+#include <vector>
 
 #include "ioiwari/token.hpp"
 
@@ -22,13 +22,13 @@ std::string move_place(const Game& game) {
 
 }  // namespace
 
-ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what) {
-  std::array<int, kPits> counts{};
-  for (int i = 0; i < kPits; ++i) {
+ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what, Ring ring) {
+  std::vector<int> counts(static_cast<std::size_t>(ring.pits));
+  for (int i = 0; i < ring.pits; ++i) {
     const std::string where = std::string(what) + ", pit " + std::to_string(i + 1) + ": ";
     const auto token = reader.next();
     if (!token) {
-      const std::string expected = std::to_string(kPits) + " bead counts";
+      const std::string expected = std::to_string(ring.pits) + " bead counts";
       return fail(ExitCode::input_ended,
                   i == 0 ? "input ended before the " + std::string(what) + ": expected " + expected
                          : "input ended after " + std::to_string(i) + " of the " + expected +
@@ -38,18 +38,19 @@ ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view wh
     if (number.kind == Number::Kind::not_integer) {
       return fail(ExitCode::bad_start, where + quoted(*token) + " is not an integer");
     }
-    if (number.kind == Number::Kind::too_large || number.value < 0 || number.value > kPitCapacity) {
+    if (number.kind == Number::Kind::too_large || number.value < 0 ||
+        number.value > ring.capacity) {
       return fail(ExitCode::bad_start, where + quoted(*token) + " beads: a pit holds 0 to " +
-                                           std::to_string(kPitCapacity));
+                                           std::to_string(ring.capacity));
     }
-    counts[i] = static_cast<int>(number.value);
+    counts[static_cast<std::size_t>(i)] = static_cast<int>(number.value);
   }
-  board = *Board::from_counts(counts);
+  board = *Board::from_counts(counts, ring);
   return {};
 }
 
-ProtocolResult read_start(TokenReader& reader, Board& start) {
-  if (auto result = read_board(reader, start, "start"); result.code != ExitCode::ok) {
+ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring) {
+  if (auto result = read_board(reader, start, "start", ring); result.code != ExitCode::ok) {
     return result;
   }
   if (start.empty()) return fail(ExitCode::bad_start, "start: every pit is empty");
@@ -67,11 +68,12 @@ ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
     return fail(ExitCode::bad_move,
                 move_place(game) + ": " + quoted(*token) + " is not an integer");
   }
+  const int pits = game.board().size();
   const auto named =
-      number.kind == Number::Kind::integer ? Pit::from_label(number.value) : std::nullopt;
+      number.kind == Number::Kind::integer ? Pit::from_label(number.value, pits) : std::nullopt;
   if (!named) {
     return fail(ExitCode::bad_move, move_place(game) + ": " + quoted(*token) +
-                                        " is not a pit: pits are 1 to " + std::to_string(kPits));
+                                        " is not a pit: pits are 1 to " + std::to_string(pits));
   }
   if (!game.board().is_legal(*named)) {
     return fail(ExitCode::bad_move,
@@ -88,7 +90,9 @@ ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& t
   TokenReader reader(in);
   Board start;
   watch.reading_start();
-  if (auto result = read_start(reader, start); result.code != ExitCode::ok) return result;
+  if (auto result = read_start(reader, start, table.ring()); result.code != ExitCode::ok) {
+    return result;
+  }
   Game game(start);
   watch.started(game);
   while (!game.over()) {

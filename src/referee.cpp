@@ -132,8 +132,9 @@ GameReport referee_game(const std::vector<std::string>& player, const Board& sta
     if (number.kind == Number::Kind::not_integer) {
       return finish(Verdict::unreadable_move, where + ioiwari::quoted(line) + " is not an integer");
     }
-    const auto pit =
-        number.kind == Number::Kind::integer ? Pit::from_label(number.value) : std::nullopt;
+    const auto pit = number.kind == Number::Kind::integer
+                         ? Pit::from_label(number.value, game.board().size())
+                         : std::nullopt;
     if (!pit) return finish(Verdict::out_of_range, where + ioiwari::quoted(text) + " is not a pit");
     if (!game.board().is_legal(*pit)) {
       return finish(Verdict::empty_pit, where + "pit " + text + " is empty");

@@ -23,26 +23,34 @@ namespace {
 
 // The ring is drawn on a grid of text: pit 1 at the top, then clockwise. Each pit is a label
 // line over a count line, centred on a point of an ellipse (wider than tall, as terminal
-// characters are).
-constexpr int kRows = 13;
-constexpr int kColumns = 44;
-constexpr double kRadiusX = 18.0;
-constexpr double kRadiusY = 4.6;
+// characters are). Rings of up to kPits pits use the IOI ring's ellipse; larger ones a wider
+// and taller one, so that neighbours keep apart.
+struct Geometry {
+  int rows, columns;
+  double radius_x, radius_y;
+};
+
+Geometry geometry_of(int pits) {
+  if (pits <= kPits) return {13, 44, 18.0, 4.6};
+  const int more = pits - kPits;
+  return {13 + 2 * (more / 2), 44 + 4 * more, 18.0 + 2.0 * more, 4.6 + 1.0 * (more / 2)};
+}
 
 struct Cell {
   int row, column;
 };
 
-Cell cell_of(Pit pit) {
-  const double angle = 2 * std::numbers::pi * pit.index() / kPits;
-  return {static_cast<int>(std::lround(kRows / 2.0 - kRadiusY * std::cos(angle))),
-          static_cast<int>(std::lround(kColumns / 2.0 + kRadiusX * std::sin(angle)))};
+Cell cell_of(Pit pit, int pits, const Geometry& shape) {
+  const double angle = 2 * std::numbers::pi * pit.index() / pits;
+  return {static_cast<int>(std::lround(shape.rows / 2.0 - shape.radius_y * std::cos(angle))),
+          static_cast<int>(std::lround(shape.columns / 2.0 + shape.radius_x * std::sin(angle)))};
 }
 
 // A grid line holds plain characters; decorated pieces are kept apart so that escape codes
 // do not count towards the columns.
 struct Line {
-  std::string text = std::string(kColumns + 4, ' ');
+  explicit Line(int columns) : text(static_cast<std::size_t>(columns) + 4, ' ') {}
+  std::string text;
   std::vector<std::pair<int, std::string>> painted;  // column, decorated text
 };
 
@@ -94,30 +102,34 @@ std::string beads(int count) {
 }  // namespace
 
 void draw_board(std::ostream& out, const Game& game, const Names& names, const Style& style) {
-  std::array<bool, kPits> changed{};
+  const Board& board = game.board();
+  std::array<bool, kMaxPits> changed{};
   std::optional<Pit> played;
   if (!game.history().empty()) {
     const Game::Ply& last = game.history().back();
     played = last.pit;
-    for (Pit pit : kAllPits)
-      changed[pit.index()] = last.before.beads(pit) != game.board().beads(pit);
+    for (Pit pit : board.pits())
+      changed[static_cast<std::size_t>(pit.index())] = last.before.beads(pit) != board.beads(pit);
   }
-  std::array<Line, kRows> grid;
-  for (Pit pit : kAllPits) {
-    const Cell cell = cell_of(pit);
+  const Geometry shape = geometry_of(board.size());
+  std::vector<Line> grid(static_cast<std::size_t>(shape.rows), Line(shape.columns));
+  for (Pit pit : board.pits()) {
+    const Cell cell = cell_of(pit, board.size(), shape);
     const std::string label = std::to_string(pit.label());
     // A count the last move changed is in brackets (and highlighted where there is colour).
-    const bool now_changed = changed[pit.index()];
+    const bool now_changed = changed[static_cast<std::size_t>(pit.index())];
     std::string count = now_changed ? "[" : "(";
     count += std::to_string(game.board().beads(pit));
     count += now_changed ? ']' : ')';
     const std::string mark = played == pit ? "*" : "";
-    put(grid[cell.row - 1], cell.column, label + mark, style.bold(label) + mark);
-    put(grid[cell.row], cell.column - 1, count, now_changed ? style.mark(count) : count);
+    put(grid[static_cast<std::size_t>(cell.row - 1)], cell.column, label + mark,
+        style.bold(label) + mark);
+    put(grid[static_cast<std::size_t>(cell.row)], cell.column - 1, count,
+        now_changed ? style.mark(count) : count);
   }
   const std::string around = "clockwise ->";
-  put(grid[kRows / 2], kColumns / 2 - static_cast<int>(around.size()) / 2 + 1, around,
-      style.dim(around));
+  put(grid[static_cast<std::size_t>(shape.rows / 2)],
+      shape.columns / 2 - static_cast<int>(around.size()) / 2 + 1, around, style.dim(around));
   for (const Line& line : grid) {
     const std::string text = render(line);
     if (!text.empty()) out << "  " << text << '\n';

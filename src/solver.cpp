@@ -273,6 +273,16 @@ Table Table::solve() {
   return table;
 }
 
+Table Table::solve(Ring ring, const SolveOptions& options) {
+  if (ring.is_ioi()) return solve();
+  return Table(RingTable::solve(ring, options));
+}
+
+Table::Table(std::shared_ptr<const RingTable> classes)
+    : ring_(classes->ring()),
+      classes_(std::move(classes)),
+      positions_(static_cast<std::size_t>(classes_->classes())) {}
+
 int Table::move_value(const Board& board, Pit pit) const {
   assert(board.is_legal(pit));
   const MoveResult move = play(board, pit);
@@ -281,7 +291,7 @@ int Table::move_value(const Board& board, Pit pit) const {
 
 std::optional<Pit> Table::best_move(const Board& board) const {
   const int best = value(board);
-  for (Pit pit : kAllPits) {
+  for (Pit pit : board.pits()) {
     if (board.is_legal(pit) && move_value(board, pit) == best) return pit;
   }
   return std::nullopt;
@@ -289,7 +299,7 @@ std::optional<Pit> Table::best_move(const Board& board) const {
 
 std::vector<MoveValue> Table::analyze(const Board& board) const {
   std::vector<MoveValue> moves;
-  for (Pit pit : kAllPits) {
+  for (Pit pit : board.pits()) {
     if (board.is_legal(pit)) moves.push_back({pit, move_value(board, pit)});
   }
   std::stable_sort(moves.begin(), moves.end(),
@@ -298,6 +308,7 @@ std::vector<MoveValue> Table::analyze(const Board& board) const {
 }
 
 std::uint64_t Table::checksum() const {
+  if (classes_) return classes_->checksum();
   std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
   const auto mix = [&](std::uint8_t byte) {
     hash ^= byte;

@@ -30,10 +30,10 @@ std::optional<Strategy> strategy_named(std::string_view text) {
 Pit choose_move(Strategy strategy, const Board& board, const Table& table, Random& random) {
   assert(!board.empty());
   // Scores each legal move so that higher is preferred, then draws among the best.
-  std::array<Pit, kPits> candidates = kAllPits;
+  std::array<Pit, kMaxPits> candidates = kEveryPit;
   int count = 0;
   int best = std::numeric_limits<int>::min();
-  for (Pit pit : kAllPits) {
+  for (Pit pit : board.pits()) {
     if (!board.is_legal(pit)) continue;
     int score = 0;
     switch (strategy) {

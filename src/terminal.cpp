@@ -9,7 +9,7 @@
 
 namespace ioiwari {
 
-Command parse_command(std::string_view line) {
+Command parse_command(std::string_view line, int pits) {
   const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   while (!line.empty() && is_space(line.front()))
     line.remove_prefix(1);
@@ -43,7 +43,7 @@ Command parse_command(std::string_view line) {
     return command;
   }
   const auto pit =
-      number.kind == Number::Kind::integer ? Pit::from_label(number.value) : std::nullopt;
+      number.kind == Number::Kind::integer ? Pit::from_label(number.value, pits) : std::nullopt;
   if (!pit) {
     command.kind = Command::Kind::no_such_pit;
     return command;
@@ -55,17 +55,34 @@ Command parse_command(std::string_view line) {
 
 namespace {
 
-constexpr std::string_view kHelp =
-    "Type a pit number (1-7) to sow it, or one of:\n"
-    "  hint   the value of each of your moves, best first\n"
-    "  undo   take back your last move and the reply to it\n"
-    "  board  draw the board again\n"
-    "  help   this text\n"
-    "  quit   leave the game (Ctrl-D and Ctrl-C leave too)\n"
-    "A move lifts every bead of the pit and sows them clockwise from the next pit, one a pit.\n"
-    "A full pit (5) met by a hand of several beads gives one bead to your bank instead.\n"
-    "The last bead takes a pit of 1-4 beads into your bank, with itself; on a pit of 0 or 5\n"
-    "it goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
+// What `help` says at the prompt, with the ring's numbers.
+std::string help_text(Ring ring) {
+  const std::string full = std::to_string(ring.capacity);
+  std::string text = "Type a pit number (1-";
+  text += std::to_string(ring.pits);
+  text +=
+      ") to sow it, or one of:\n"
+      "  hint   the value of each of your moves, best first\n"
+      "  undo   take back your last move and the reply to it\n"
+      "  board  draw the board again\n"
+      "  help   this text\n"
+      "  quit   leave the game (Ctrl-D and Ctrl-C leave too)\n"
+      "A move lifts every bead of the pit and sows them clockwise from the next pit, one a pit.\n"
+      "A full pit (";
+  text += full;
+  text += ") met by a hand of several beads gives one bead to your bank instead.\n";
+  if (ring.capacity == 1) {
+    text += "The last bead always goes to your opponent's bank: a pit holds 0 or 1.\n";
+    text += "When every pit is empty, the larger bank wins.\n";
+    return text;
+  }
+  text += "The last bead takes a pit of ";
+  text += ring.capacity == 2 ? "1 bead" : "1-" + std::to_string(ring.capacity - 1) + " beads";
+  text += " into your bank, with itself; on a pit of 0 or ";
+  text += full;
+  text += "\nit goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
+  return text;
+}
 
 std::string signed_value(int value) {
   std::string text = value > 0 ? "+" : "";
@@ -76,7 +93,7 @@ std::string signed_value(int value) {
 // The pits of `board` that hold beads, as "1, 3, 4".
 std::string legal_pits(const Board& board) {
   std::string text;
-  for (Pit pit : kAllPits) {
+  for (Pit pit : board.pits()) {
     if (!board.is_legal(pit)) continue;
     if (!text.empty()) text += ", ";
     text += std::to_string(pit.label());
@@ -122,7 +139,7 @@ class TerminalGame {
              << game_.bank(opponent(options_.person)) << ".\n";
         return interrupted ? kInterruptedExit : 0;
       }
-      if (!obey(parse_command(line))) return 0;
+      if (!obey(parse_command(line, game_.board().size()))) return 0;
     }
     draw();
     summary();
@@ -147,14 +164,15 @@ class TerminalGame {
         describe_last_move(out_, game_, names_, style_);
         break;
       case Command::Kind::no_such_pit:
-        out_ << "There is no pit " << command.text << ": the pits are 1 to " << kPits << ".\n";
+        out_ << "There is no pit " << command.text << ": the pits are 1 to " << game_.board().size()
+             << ".\n";
         break;
       case Command::Kind::unreadable:
         out_ << "I can't read " << quoted(command.text)
              << ": type a pit number, or help for the commands.\n";
         break;
       case Command::Kind::help:
-        out_ << kHelp;
+        out_ << help_text(game_.board().ring());
         break;
       case Command::Kind::hint:
         hint();

@@ -96,13 +96,13 @@ int main(int argc, char** argv) {
     if (game.to_move() == Player::second) {
       int label = 0;
       if (!(std::cin >> label)) return 0;
-      game.play(*Pit::from_label(label));
+      game.play(*Pit::from_label(label, kPits));
       continue;
     }
     Pit pit = *table.best_move(game.board());
     if (mode == "greedy") {
       int best = -kMaxBeads - 1;
-      for (Pit candidate : kAllPits) {
+      for (Pit candidate : game.board().pits()) {
         if (game.board().is_legal(candidate) && play(game.board(), candidate).net() > best) {
           best = play(game.board(), candidate).net();
           pit = candidate;
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
       }
     }
     if (mode == "empty-pit" && game.move_number() > 1) {
-      for (Pit candidate : kAllPits) {
+      for (Pit candidate : game.board().pits()) {
         if (!game.board().is_legal(candidate)) {
           say(candidate.label());
           wait_forever();

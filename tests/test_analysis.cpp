@@ -16,7 +16,7 @@ namespace {
 const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
 
 std::optional<Board> parse(std::vector<std::string_view> args, std::string& error) {
-  return board_from_arguments(args, error);
+  return board_from_arguments(args, Ring{}, error);
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ TEST_CASE("analysis gives every move's value and the best line to the end", "[an
   const Analysis analysis = analyze(table(), kExample);
   CHECK(analysis.value == 2);
   REQUIRE(analysis.moves.size() == 7);
-  CHECK(analysis.moves.front() == MoveValue{*Pit::from_label(2), 2});
+  CHECK(analysis.moves.front() == MoveValue{*Pit::from_label(2, kPits), 2});
   CHECK(analysis.line.over());
   CHECK(analysis.line.bank(Player::first) - analysis.line.bank(Player::second) == 2);
   // The line is the table's: each move is the best move of its board.
@@ -93,13 +93,15 @@ TEST_CASE("the analysis of an empty board says the game is over", "[analysis]") 
 TEST_CASE("a greedy move is the largest immediate gain, ties to the lowest pit", "[analysis]") {
   // 0 3 0 2 1 0 0: pit 2 captures 2 (net +2); pit 4 drops in 5 and gives a bead away on 6
   // (-1); pit 5's last bead falls on empty pit 6 (-1).
-  CHECK(greedy_move(*Board::from_counts(std::vector{0, 3, 0, 2, 1, 0, 0})) == *Pit::from_label(2));
+  CHECK(greedy_move(*Board::from_counts(std::vector{0, 3, 0, 2, 1, 0, 0})) ==
+        *Pit::from_label(2, kPits));
   // 1 1 1 1 1 1 1: every move captures 2; the lowest pit wins the tie.
-  CHECK(greedy_move(*Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1})) == *Pit::from_label(1));
+  CHECK(greedy_move(*Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1})) ==
+        *Pit::from_label(1, kPits));
 }
 
 TEST_CASE("the census of starts checks the task's claim", "[analysis]") {
-  const auto starts = census(table(), false);
+  const auto starts = census(table(), ioi_starts(), false);
   REQUIRE(starts.size() == 357);
   int wins = 0, greedy_losses = 0;
   for (const StartReport& report : starts) {
@@ -116,7 +118,7 @@ TEST_CASE("the census of starts checks the task's claim", "[analysis]") {
   }
   CHECK(wins == 357);
   CHECK(greedy_losses > 0);
-  const auto classes = census(table(), true);
+  const auto classes = census(table(), ioi_starts(), true);
   CHECK(classes.size() == 51);
 
   std::ostringstream text, json;

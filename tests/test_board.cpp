@@ -16,21 +16,21 @@ Board board(std::vector<int> counts) {
   return *Board::from_counts(counts);
 }
 Pit pit(int label) {
-  return *Pit::from_label(label);
+  return *Pit::from_label(label, kPits);
 }
 
 }  // namespace
 
 TEST_CASE("a pit is named by label 1..7 and stored by index 0..6", "[board]") {
-  CHECK(Pit::from_label(1)->index() == 0);
-  CHECK(Pit::from_label(kPits)->index() == kPits - 1);
-  CHECK_FALSE(Pit::from_label(0));
-  CHECK_FALSE(Pit::from_label(kPits + 1));
-  CHECK_FALSE(Pit::from_label(-1));
-  CHECK(pit(kPits).next() == pit(1));  // the ring closes
-  CHECK(pit(3).next() == pit(4));
+  CHECK(Pit::from_label(1, kPits)->index() == 0);
+  CHECK(Pit::from_label(kPits, kPits)->index() == kPits - 1);
+  CHECK_FALSE(Pit::from_label(0, kPits));
+  CHECK_FALSE(Pit::from_label(kPits + 1, kPits));
+  CHECK_FALSE(Pit::from_label(-1, kPits));
+  CHECK(Board().next(pit(kPits)) == pit(1));  // the ring closes
+  CHECK(Board().next(pit(3)) == pit(4));
   for (int i = 0; i < kPits; ++i)
-    CHECK(kAllPits[i].label() == i + 1);
+    CHECK(Board().pits()[static_cast<std::size_t>(i)].label() == i + 1);
 }
 
 TEST_CASE("boards are made only from seven counts of 0..5", "[board]") {
@@ -162,7 +162,7 @@ TEST_CASE("rotating the board rotates the move", "[board][rules]") {
   for (int trial = 0; trial < 2000; ++trial) {
     const Board b = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
     const int steps = random.below(kPits);
-    for (Pit p : kAllPits) {
+    for (Pit p : Board().pits()) {
       if (!b.is_legal(p)) continue;
       const MoveResult straight = play(b, p);
       const MoveResult turned = play(b.rotated(steps), Pit::at_index((p.index() + steps) % kPits));
@@ -178,9 +178,9 @@ TEST_CASE("every move on every board agrees with the independent statement of th
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
     const Board b = Board::from_code(code);
     std::vector<int> pits;
-    for (Pit p : kAllPits)
+    for (Pit p : Board().pits())
       pits.push_back(b.beads(p));
-    for (Pit p : kAllPits) {
+    for (Pit p : Board().pits()) {
       if (!b.is_legal(p)) continue;
       const MoveResult move = play(b, p);
       const reference::Outcome expected = reference::sow(pits, p.label());
@@ -200,7 +200,7 @@ TEST_CASE("random games conserve beads, lower the count every move, and end", "[
     int moves = 0;
     while (!now.empty()) {
       std::vector<Pit> legal;
-      for (Pit p : kAllPits) {
+      for (Pit p : Board().pits()) {
         if (now.is_legal(p)) legal.push_back(p);
       }
       REQUIRE_FALSE(legal.empty());  // a non-empty board always has a move

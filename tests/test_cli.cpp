@@ -1,4 +1,7 @@
 // The command line, driven through string streams.
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,7 +82,7 @@ TEST_CASE("a mistake on a command's line shows that command's usage", "[cli]") {
   CHECK(result.code == to_int(ExitCode::usage));
   CHECK(result.err ==
         "ioiwari: referee: unknown option '--bogus'\n"
-        "usage: ioiwari referee [OPTIONS] -- PLAYER [ARGS...]\n"
+        "usage: ioiwari referee [OPTIONS] [RING] -- PLAYER [ARGS...]\n"
         "'ioiwari help referee' prints its options.\n");
 }
 
@@ -280,4 +283,142 @@ TEST_CASE("analyze, starts and bench from the command line", "[cli][analysis]") 
         std::string::npos);
   CHECK(cli({"bench", "--runs", "0"})
             .err.starts_with("ioiwari: bench: --runs needs a number 1 to 100000, not \"0\"\n"));
+}
+
+namespace {
+
+// A folder of its own for one test, removed afterwards.
+struct TempFolder {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("ioiwari-cli-" + std::to_string(::getpid()));
+  TempFolder() { std::filesystem::create_directories(path); }
+  ~TempFolder() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("every command takes the ring options", "[cli][rings]") {
+  // The player reads N counts: 0 0 1 on three pits of capacity 2; its one bead goes away.
+  const Result player = cli({"--pits", "3", "--capacity", "2"}, "0 0 1\n");
+  CHECK(player.code == 0);
+  CHECK(player.out == "3\n");
+  CHECK(cli({"--second", "--pits", "3", "--capacity", "2"}, "0 1 0\n2\n").code == 0);
+  const Result analysis =
+      cli({"analyze", "--pits", "5", "--capacity", "3", "2", "1", "0", "3", "1"});
+  CHECK(analysis.code == 0);
+  CHECK(analysis.out.starts_with("board 2 1 0 3 1 (code 454), 7 beads\n"));
+  const Result census = cli({"starts", "--pits", "4", "--capacity", "4", "--json"});
+  CHECK(census.code == 0);
+  CHECK(
+      census.out.starts_with("{\"ring\": {\"pits\": 4, \"capacity\": 4}, \"start_rule\": "
+                             "{\"beads\": 11, \"min\": 2, \"max\": 4}, \"starts\": ["));
+  CHECK(census.out.find("\"first_player_ties\": ") != std::string::npos);
+  const Result bench = cli({"bench", "--pits", "5", "--capacity", "3"});
+  CHECK(bench.code == 0);
+  CHECK(bench.out.starts_with("ring of 5 pits, capacity 3: table build, 1 runs: median "));
+  const Result play =
+      cli({"play", "--pits", "4", "--capacity", "3", "--start", "1 2 3 1"}, "quit\n");
+  CHECK(play.code == 0);
+  CHECK(play.out.find("Start: 1 2 3 1.") != std::string::npos);
+  const Result opponent =
+      cli({"opponent", "--pits", "3", "--capacity", "2", "--start", "0 0 1"}, "3\n");
+  CHECK(opponent.out == "0 0 1\n");
+  CHECK(opponent.code == static_cast<int>(OpponentExit::player1_lost));
+  // The IOI ring given explicitly is the default, byte for byte.
+  CHECK(cli({"analyze", "--pits", "7", "--capacity", "5", "4", "3", "2", "4", "2", "3", "2"}).out ==
+        cli({"analyze", "4", "3", "2", "4", "2", "3", "2"}).out);
+}
+
+TEST_CASE("impossible rings and starts are refused with one line naming the option",
+          "[cli][rings]") {
+  struct Case {
+    std::vector<std::string_view> args;
+    std::string first_line;
+  };
+  const std::vector<Case> cases = {
+      {{"analyze", "--pits", "2", "0"},
+       "ioiwari: analyze: --pits needs a number 3 to 13, not \"2\""},
+      {{"starts", "--capacity", "10"},
+       "ioiwari: starts: --capacity needs a number 1 to 9, not \"10\""},
+      {{"starts", "--start-range", "3..2"},
+       "ioiwari: starts: --start-range needs A..B, counts 0 to 9 with A at most B, not \"3..2\""},
+      {{"starts", "--start-range", "2-4"},
+       "ioiwari: starts: --start-range needs A..B, counts 0 to 9 with A at most B, not \"2-4\""},
+      {{"starts", "--start-beads", "0"},
+       "ioiwari: starts: --start-beads needs a number 1 to 117, not \"0\""},
+      {{"play", "--capacity", "1"},
+       "ioiwari: play: --capacity 1: the default start range 2..1 holds no count; give "
+       "--start-range"},
+      {{"starts", "--start-range", "2..6"},
+       "ioiwari: starts: --start-range 2..6: a pit holds at most 5 beads (--capacity)"},
+      {{"referee", "--start-beads", "40", "--", "true"},
+       "ioiwari: referee: --start-beads 40: no start of 7 pits with 2..4 beads each holds 40 "
+       "beads (they hold 14 to 28)"},
+      {{"opponent", "--pits", "5", "--capacity", "2"},
+       "ioiwari: opponent: the default --start-beads 14 (3N-1): no start of 5 pits with 2..2 "
+       "beads each holds 14 beads (they hold 10 to 10); give --start-beads"},
+      {{"play", "--pits", "4", "--start", "1 2 3"},
+       "ioiwari: play: --start: input ended after 3 of the 4 bead counts of the start"},
+      {{"bench", "--table", "t"}, "ioiwari: bench: unknown option '--table'"},
+      {{"bench", "--negamax", "--pits", "5"},
+       "ioiwari: bench: --negamax compares the library with the IOI ring's own table; it takes "
+       "no other ring"},
+      {{"solve", "--pits", "5"}, "ioiwari: solve: --out FILE says where to write the table"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args.front() << " " << c.args[1]);
+    const Result result = cli(c.args);
+    CHECK(result.code == to_int(ExitCode::usage));
+    CHECK(result.out.empty());
+    CHECK(result.err.substr(0, result.err.find('\n')) == c.first_line);
+  }
+}
+
+TEST_CASE("a ring too large for this machine's memory is refused, saying how much it needs",
+          "[cli][rings]") {
+  Environment small;
+  small.memory_bytes = 10'000'000;  // 10 MB: the 11-pit ring needs about 80
+  std::istringstream in;
+  std::ostringstream out, err;
+  const std::vector<std::string_view> analyze = {"analyze", "--pits", "11", "0"};
+  CHECK(run_cli(analyze, in, out, err, small) == to_int(ExitCode::usage));
+  CHECK(
+      err.str().starts_with("ioiwari: analyze: --pits 11 --capacity 5: solving this ring needs "));
+  CHECK(err.str().find(" MB of memory; this machine has 10.0 MB\n") != std::string::npos);
+  std::ostringstream huge;
+  Environment real;
+  real.memory_bytes = 24'000'000'000;
+  const std::vector<std::string_view> solve = {"solve", "--pits", "13", "--capacity",
+                                               "9",     "--out",  "x"};
+  CHECK(run_cli(solve, in, out, huge, real) == to_int(ExitCode::usage));
+  CHECK(huge.str().starts_with(
+      "ioiwari: solve: --pits 13 --capacity 9: solving this ring needs 2.2 TB of memory; this "
+      "machine has 24.0 GB\n"));
+}
+
+TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7", "[cli][rings]") {
+  TempFolder folder;
+  const std::string path = (folder.path / "five.table").string();
+  const Result solved = cli({"solve", "--pits", "5", "--capacity", "3", "--out", path});
+  CHECK(solved.code == 0);
+  CHECK(solved.out.starts_with("solved the ring of 5 pits, capacity 3: "));
+  CHECK(solved.out.find("; wrote " + path + " (") != std::string::npos);
+  CHECK(solved.err.empty());
+  const std::vector<std::string_view> board = {"2", "1", "0", "3", "1"};
+  std::vector<std::string_view> plain = {"analyze", "--pits", "5", "--capacity", "3"};
+  plain.insert(plain.end(), board.begin(), board.end());
+  std::vector<std::string_view> mapped = plain;
+  mapped.insert(mapped.begin() + 1, {"--table", path});
+  CHECK(cli(mapped).out == cli(plain).out);
+  CHECK(cli({"--pits", "5", "--capacity", "3", "--table", path}, "0 0 0 0 1\n").out == "5\n");
+  // Another ring's table, and no table at all.
+  const Result other = cli({"analyze", "--table", path, "4", "3", "2", "4", "2", "3", "2"});
+  CHECK(other.code == to_int(ExitCode::bad_table));
+  CHECK(other.err ==
+        "ioiwari: analyze: table '" + path +
+            "' is a table of 5 pits, capacity 3; the command plays 7 pits, capacity 5\n");
+  const Result missing = cli({"starts", "--table", path + ".none"});
+  CHECK(missing.code == to_int(ExitCode::bad_table));
+  CHECK(missing.err.starts_with("ioiwari: starts: table '" + path + ".none': "));
+  CHECK(missing.out.empty());
 }

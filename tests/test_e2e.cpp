@@ -1,4 +1,8 @@
 // End to end: the built ioiwari binary, run through real pipes.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -351,9 +355,10 @@ TEST_CASE("ioiwari --second plays player 2 through pipes", "[e2e][opponent]") {
   // 4 3 2 4 2 3 2 with player 1 playing 2: ioiwari as player 2 answers with its best move.
   const Outcome outcome = run({"--second"}, "4 3 2 4 2 3 2\n2\n");
   CHECK(outcome.status.number == to_int(ExitCode::input_ended));
-  CHECK(outcome.out ==
-        std::to_string(table().best_move(play(kExample, *Pit::from_label(2)).after)->label()) +
-            "\n");
+  CHECK(
+      outcome.out ==
+      std::to_string(table().best_move(play(kExample, *Pit::from_label(2, kPits)).after)->label()) +
+          "\n");
   CHECK(outcome.err == "ioiwari: input ended before move 3 (player 1): the game is not over\n");
 }
 
@@ -401,4 +406,68 @@ TEST_CASE("the referee shows no progress when standard error is not a terminal",
   CHECK(outcome.status.success());
   CHECK(outcome.err.empty());
   CHECK(outcome.out.starts_with("ioiwari referee: 3 games"));
+}
+
+TEST_CASE("the binary plays other rings perfectly, solving them or mapping a table file",
+          "[e2e][rings]") {
+  const std::string table_path = std::filesystem::temp_directory_path() /
+                                 ("ioiwari-e2e-" + std::to_string(::getpid()) + ".table");
+  struct Case {
+    Ring ring;
+    bool from_file;
+    std::size_t most_starts;
+  };
+  for (const Case& c : {Case{{4, 4}, false, 100}, Case{{5, 5}, false, 100},
+                        Case{{6, 3}, false, 100}, Case{{9, 4}, true, 12}}) {
+    const Ring ring = c.ring;
+    INFO(ring.describe());
+    std::vector<std::string> player = {IOIWARI_BINARY, "--pits", std::to_string(ring.pits),
+                                       "--capacity", std::to_string(ring.capacity)};
+    if (c.from_file) {
+      // One solve, written once, mapped by every game's player.
+      const Outcome solved =
+          run({"solve", "--pits", player[2], "--capacity", player[4], "--out", table_path}, "");
+      REQUIRE(solved.status.success());
+      player.insert(player.end(), {"--table", table_path});
+    }
+    const Table table = Table::solve(ring);
+    const std::vector<Board> all = starts(ring, StartRule::defaults_for(ring));
+    REQUIRE_FALSE(all.empty());
+    RefereeLimits limits;
+    limits.per_move = 30s;
+    limits.per_game = 300s;
+    limits.after_end = 30s;
+    for (std::size_t i = 0; i < all.size() && i < c.most_starts; ++i) {
+      const Board& start = all[i * std::max<std::size_t>(1, all.size() / c.most_starts)];
+      for (Strategy strategy : {Strategy::optimal, Strategy::weakest}) {
+        const GameReport report = referee_game(player, start, strategy, i, table, limits);
+        INFO("start " << start << " against " << name(strategy) << ": " << report.detail);
+        const int margin = report.bank1 - report.bank2;
+        const int value = table.value(start);
+        REQUIRE(report.player_errors.empty());
+        REQUIRE((report.verdict == Verdict::win || report.verdict == Verdict::tie ||
+                 report.verdict == Verdict::loss));
+        // Perfect against perfect is the value; against anyone else, at least the value.
+        if (strategy == Strategy::optimal) REQUIRE(margin == value);
+        REQUIRE(margin >= value);
+      }
+    }
+  }
+  std::filesystem::remove(table_path);
+}
+
+TEST_CASE("a damaged table file stops the binary with one line and status 7", "[e2e][rings]") {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("ioiwari-damaged-" + std::to_string(::getpid()) + ".table");
+  REQUIRE(run({"solve", "--pits", "5", "--out", path}, "").status.success());
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(-1, std::ios::end);
+    file.put('\x7f');
+  }
+  const Outcome outcome = run({"--pits", "5", "--table", path}, "2 3 3 3 3\n");
+  CHECK(outcome.status.number == to_int(ExitCode::bad_table));
+  CHECK(outcome.out.empty());
+  CHECK(outcome.err == "ioiwari: table '" + path + "' fails its checksum: it is damaged\n");
+  std::filesystem::remove(path);
 }

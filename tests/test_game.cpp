@@ -9,7 +9,7 @@ using namespace ioiwari;
 
 namespace {
 Pit pit(int label) {
-  return *Pit::from_label(label);
+  return *Pit::from_label(label, kPits);
 }
 }  // namespace
 

@@ -1,7 +1,11 @@
 // The progress line: what it says, how often it is redrawn, and that it is erased, or never
 // drawn at all where nobody watches.
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "catch.hpp"
 #include "ioiwari/cli.hpp"
@@ -45,7 +49,7 @@ TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[pro
   std::ostringstream out;
   FakeClock clock;
   {
-    Progress progress(out, true, "bench", "runs", 10, clock.reader());
+    Progress progress(out, true, "bench", "runs", 10, {}, clock.reader());
     progress.update(1);
     CHECK(out.str() == std::string(kErase) + "bench: 1/10 runs, 0:00 elapsed, 0:00 left");
     clock.now += 50ms;
@@ -66,6 +70,20 @@ TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[pro
   }
   // Going out of scope erases what is on screen.
   CHECK(out.str().ends_with(std::string(kErase)));
+}
+
+TEST_CASE("a progress line with a delay draws nothing until the delay has passed", "[progress]") {
+  std::ostringstream out;
+  FakeClock clock;
+  Progress progress(out, true, "solve", "classes", 100, 1s, clock.reader());
+  progress.update(10, "layer 1 of 9");
+  clock.now += 999ms;
+  progress.update(99, "layer 8 of 9");
+  CHECK(out.str().empty());
+  clock.now += 1ms;
+  progress.update(99, "layer 8 of 9");
+  CHECK(out.str() ==
+        std::string(kErase) + "solve: 99/100 classes, layer 8 of 9, 0:01 elapsed, 0:00 left");
 }
 
 TEST_CASE("a progress line that is not shown writes nothing at all", "[progress]") {
@@ -96,4 +114,29 @@ TEST_CASE("bench shows progress at a terminal only, never with --json or --quiet
   CHECK(run({"bench", "--runs", "3"}, false).second.empty());
   CHECK(run({"bench", "--runs", "3", "--quiet"}, true).second.empty());
   CHECK(run({"bench", "--runs", "3", "--json"}, true).second.empty());
+}
+
+TEST_CASE("solving a ring shows its layer and percent at a terminal, and nothing through a pipe",
+          "[progress][cli][rings]") {
+  const auto run = [](bool terminal, std::string_view quiet) {
+    Environment environment;
+    environment.error_is_terminal = terminal;
+    environment.progress_delay = std::chrono::milliseconds(0);  // every solve counts as long
+    const std::string path =
+        std::filesystem::temp_directory_path() / ("ioiwari-progress-" + std::to_string(::getpid()));
+    std::vector<std::string_view> args = {"solve", "--pits", "6", "--capacity", "4", "--out", path};
+    if (!quiet.empty()) args.push_back(quiet);
+    std::istringstream in;
+    std::ostringstream out, err;
+    REQUIRE(run_cli(args, in, out, err, environment) == 0);
+    std::filesystem::remove(path);
+    return err.str();
+  };
+  const std::string shown = run(true, "");
+  CHECK(shown.starts_with(std::string(kErase) + "solve: "));
+  CHECK(shown.find(" classes, layer ") != std::string::npos);
+  CHECK(shown.find("%, 0:00 elapsed") != std::string::npos);
+  CHECK(shown.ends_with(kErase));
+  CHECK(run(false, "").empty());
+  CHECK(run(true, "--quiet").empty());
 }

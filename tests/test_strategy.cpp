@@ -23,7 +23,7 @@ TEST_CASE("each strategy picks a legal move of the promised kind", "[strategy]")
     const auto code = static_cast<Board::Code>(1 + random.below(kCodeCount - 1));
     const Board board = Board::from_code(code);
     int best = -kMaxBeads - 1, worst = kMaxBeads + 1, greediest = -kMaxBeads - 1;
-    for (Pit pit : kAllPits) {
+    for (Pit pit : Board().pits()) {
       if (!board.is_legal(pit)) continue;
       best = std::max(best, table().move_value(board, pit));
       worst = std::min(worst, table().move_value(board, pit));

@@ -69,7 +69,7 @@ TEST_CASE("prompt lines are read as pit numbers or command words", "[terminal]")
     INFO(quoted(c.line));
     CHECK(parse_command(c.line).kind == c.kind);
   }
-  CHECK(parse_command(" 5 ").pit == *Pit::from_label(5));
+  CHECK(parse_command(" 5 ").pit == *Pit::from_label(5, kPits));
 }
 
 TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]") {
@@ -99,8 +99,8 @@ TEST_CASE("without colour, the counts the last move changed are in brackets", "[
   // 4 3 2 4 2 3 2; you play pit 2, ioiwari pit 3: 4 0 0 4 1 4 0. Pit 3 was emptied, pit 4
   // skimmed, pits 5 and 6 dropped in, pit 7 captured; pits 1 and 2 stayed as they were.
   Game game(kExample);
-  game.play(*Pit::from_label(2));
-  game.play(*Pit::from_label(3));
+  game.play(*Pit::from_label(2, kPits));
+  game.play(*Pit::from_label(3, kPits));
   std::ostringstream out;
   draw_board(out, game, Names{"you", "ioiwari"}, Style(false));
   CHECK(out.str() ==
@@ -120,7 +120,7 @@ TEST_CASE("without colour, the counts the last move changed are in brackets", "[
 TEST_CASE("each move is described: drops, skims, capture, the bead given away", "[terminal]") {
   const Names names{"you", "ioiwari"};
   Game game(board({5, 0, 0, 5, 5, 0, 0}));
-  game.play(*Pit::from_label(1));
+  game.play(*Pit::from_label(1, kPits));
   std::ostringstream out;
   describe_last_move(out, game, names, Style(false));
   CHECK(out.str() ==
@@ -129,13 +129,13 @@ TEST_CASE("each move is described: drops, skims, capture, the bead given away", 
         "pit 1: 1 bead to ioiwari. Banks: you 2, ioiwari 1.\n");
 
   Game capture(board({0, 3, 0, 2, 1, 0, 0}));
-  capture.play(*Pit::from_label(2));
+  capture.play(*Pit::from_label(2, kPits));
   out.str("");
   describe_last_move(out, capture, names, Style(false));
   CHECK(has(out.str(), "the last bead captured pit 5: 2 beads to you"));
 
   Game full(board({0, 0, 0, 0, 0, 1, 5}));
-  full.play(*Pit::from_label(6));
+  full.play(*Pit::from_label(6, kPits));
   out.str("");
   describe_last_move(out, full, names, Style(false));
   CHECK(has(out.str(), "the last bead fell on full pit 7: 1 bead to ioiwari"));
@@ -152,7 +152,7 @@ TEST_CASE("a person who errs is shown the first costly move and what was better"
   // From the example start pit 2, 4 and 7 are worth +2, pit 5 only -2 (table analysis).
   std::string typed = "5\n";
   Game game(kExample);
-  game.play(*Pit::from_label(5));
+  game.play(*Pit::from_label(5, kPits));
   while (!game.over()) {
     const Pit pit = *table().best_move(game.board());
     if (game.to_move() == Player::first && game.history().size() > 1) {

@@ -2,6 +2,7 @@
 // all the IOI starts (`ioiwari starts`).
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -14,10 +15,10 @@
 
 namespace ioiwari {
 
-// The board that `analyze` was asked about: kPits counts (as separate arguments or as one
-// argument holding them all), or one board code 0..kCodeCount-1. Nothing, with `error` set,
-// for anything else.
-std::optional<Board> board_from_arguments(std::span<const std::string_view> args,
+// The board that `analyze` was asked about: ring.pits counts (as separate arguments or as one
+// argument holding them all), or one board code 0..ring.code_count()-1. Nothing, with `error`
+// set, for anything else.
+std::optional<Board> board_from_arguments(std::span<const std::string_view> args, Ring ring,
                                           std::string& error);
 
 struct Analysis {
@@ -31,7 +32,7 @@ struct Analysis {
 Analysis analyze(const Table& table, const Board& board);
 void write_analysis(std::ostream& out, const Analysis& analysis, bool json);
 
-// One IOI start in the census.
+// One start in the census.
 struct StartReport {
   Board start;
   int value = 0;          // what perfect play gives player 1
@@ -42,9 +43,21 @@ struct StartReport {
 // A greedy player's move: the largest net gain of the move itself, ties to the lowest label.
 Pit greedy_move(const Board& board);
 
-// The 357 starts, or one of each of the 51 rotation classes (the smallest code of each).
-std::vector<StartReport> census(const Table& table, bool classes_only);
+// Every one of `starts` (boards of the table's ring), or one of each rotation class (the
+// smallest code of each). `done`, when given, is told how many starts are done as it goes.
+std::vector<StartReport> census(const Table& table, const std::vector<Board>& starts,
+                                bool classes_only,
+                                const std::function<void(std::size_t)>& done = {});
+
+// Which ring's starts a census covers. The IOI's ring and starts keep the census's words and
+// keys as they always were; any other ring is named, and its ties and losses counted too.
+struct CensusRules {
+  Ring ring;
+  StartRule starts;
+  bool is_ioi() const { return ring.is_ioi() && starts == StartRule{}; }
+};
+
 void write_census(std::ostream& out, const std::vector<StartReport>& starts, bool classes_only,
-                  bool json);
+                  bool json, const CensusRules& rules = {});
 
 }  // namespace ioiwari

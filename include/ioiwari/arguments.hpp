@@ -9,8 +9,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ioiwari/board.hpp"
+#include "ioiwari/ring.hpp"
 
 namespace ioiwari {
 
@@ -46,8 +49,9 @@ int usage_error(std::ostream& err, std::string_view what, std::string_view comma
 // Prints `command`'s help on `out`: exit status 0, or 6 when the output is closed.
 int command_help(std::ostream& out, std::string_view command);
 
-// The start in an option's text (7 counts), or nothing with `error` saying what is wrong.
-std::optional<Board> start_from(std::string_view text, std::string& error);
+// The start in an option's text (ring.pits counts), or nothing with `error` saying what is
+// wrong.
+std::optional<Board> start_from(std::string_view text, Ring ring, std::string& error);
 
 // The whole number in an option's value, within [low, high]; nothing for anything else.
 std::optional<long long> number_from(std::optional<std::string_view> text, long long low,
@@ -59,17 +63,50 @@ std::string range_error(std::string_view command, std::string_view option, long 
 
 inline constexpr long long kMaxSeed = std::numeric_limits<long long>::max();
 
-// --start and --seed, which play and opponent share.
+// --pits, --capacity, --start-beads, --start-range and --table: the ring a command plays and
+// where its table comes from. Every command but help takes them; without them it is the IOI's.
+struct RingOptions {
+  Ring ring;
+  std::optional<int> start_beads;
+  std::optional<std::pair<int, int>> start_range;  // A..B
+  std::optional<std::string> table;                // a table file to map instead of solving
+  bool takes_table = true;                         // whether the command accepts --table
+
+  // Takes `arg` (with its value from `args`) when it is one of these options, and says so;
+  // `error` is set when its value is wrong.
+  bool take(std::string_view command, std::string_view arg, Arguments& args, std::string& error);
+
+  // Whether any of them was given: the ring is then not the IOI's default.
+  bool given() const { return given_; }
+
+  // The rule of the ring's starts: its defaults, with what was given.
+  StartRule start_rule() const;
+
+  // Why no board of the ring is a start under start_rule(), naming the option to change;
+  // nothing when the rule fits.
+  std::optional<std::string> start_problem(std::string_view command) const;
+
+ private:
+  bool given_ = false;
+};
+
+// --start and --seed, which play and opponent share. The start's counts are read once the
+// ring is known (its options may come after --start).
 struct StartOptions {
-  std::optional<Board> start;
+  std::optional<std::string> start_text;
   std::optional<std::uint64_t> seed;
 
   // Takes `arg` (with its value from `args`) when it is one of these options, and says so;
   // `error` is set when its value is wrong.
   bool take(std::string_view command, std::string_view arg, Arguments& args, std::string& error);
+
+  // The start given with --start, read as a board of `ring`; nothing without --start, or with
+  // `error` set when it is not one.
+  std::optional<Board> start(std::string_view command, Ring ring, std::string& error) const;
 };
 
-// One of the IOI starts, drawn by `seed` (by the system's random device without one).
-Board random_start(std::optional<std::uint64_t> seed);
+// One of `starts` (which must not be empty), drawn by `seed` (by the system's random device
+// without one).
+Board random_start(const std::vector<Board>& starts, std::optional<std::uint64_t> seed);
 
 }  // namespace ioiwari

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <optional>
 
+#include "ioiwari/ring.hpp"
+
 namespace ioiwari {
 
 // The generic memoized negamax (include/negamax) solving every board, for comparison.
@@ -19,6 +21,7 @@ struct NegamaxBench {
 };
 
 struct BenchResult {
+  Ring ring;  // the IOI's unless --pits or --capacity say otherwise
   int runs = 0;
   double median_ms = 0, fastest_ms = 0, slowest_ms = 0;
   std::size_t positions = 0;  // boards the solver evaluated
@@ -33,11 +36,13 @@ struct BenchResult {
   }
 };
 
-// Builds the table `runs` times in this thread and measures each build; with `negamax`, also
+// Builds the table of `ring` `runs` times and measures each build: the IOI ring's in this
+// thread, any other with RingTable on every core. With `negamax` (the IOI ring only), also
 // solves every board `runs` times with the generic library, alternating with the table builds
-// so that both see the same machine.
-// `ran`, when given, is told after each run how many are done.
-BenchResult run_bench(int runs, bool negamax = false, const std::function<void(int)>& ran = {});
+// so that both see the same machine. `ran`, when given, is told after each run how many are
+// done.
+BenchResult run_bench(int runs, bool negamax = false, Ring ring = {},
+                      const std::function<void(int)>& ran = {});
 
 // The result for people, or as one JSON object.
 void write_bench(std::ostream& out, const BenchResult& result, bool json);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ioiwari/constants.hpp"
+#include "ioiwari/ring.hpp"
 
 namespace ioiwari {
 
@@ -20,16 +21,14 @@ namespace ioiwari {
 class Pit {
  public:
   static constexpr Pit at_index(int index) { return Pit(index); }
-  // The pit a label 1..kPits names, or nothing for any other number.
-  static constexpr std::optional<Pit> from_label(long long label) {
-    if (label < 1 || label > kPits) return std::nullopt;
+  // The pit a label 1..pits names on a ring of `pits` pits, or nothing for any other number.
+  static constexpr std::optional<Pit> from_label(long long label, int pits) {
+    if (label < 1 || label > pits) return std::nullopt;
     return Pit(static_cast<int>(label) - 1);
   }
 
   constexpr int index() const { return index_; }
   constexpr int label() const { return index_ + 1; }
-  // The next pit clockwise.
-  constexpr Pit next() const { return Pit(index_ + 1 == kPits ? 0 : index_ + 1); }
 
   friend constexpr auto operator<=>(Pit, Pit) = default;
 
@@ -38,32 +37,45 @@ class Pit {
   int index_;
 };
 
-// All pits, in label order, for range-for loops.
-inline constexpr std::array<Pit, kPits> kAllPits = []<std::size_t... I>(std::index_sequence<I...>) {
-  return std::array<Pit, kPits>{Pit::at_index(static_cast<int>(I))...};
+// Every pit of the largest ring, in label order: a ring of N pits uses the first N.
+inline constexpr std::array<Pit, kMaxPits> kEveryPit =
+    []<std::size_t... I>(std::index_sequence<I...>) {
+  return std::array<Pit, kMaxPits>{Pit::at_index(static_cast<int>(I))...};
 }
-(std::make_index_sequence<kPits>{});
+(std::make_index_sequence<kMaxPits>{});
 
 struct MoveResult;
 
-// The beads in the pits of the ring (the banks are not part of it). A small value type:
-// copy it freely. Every board has a code 0..kCodeCount-1, the base-kCodeBase number whose
-// least significant digit is pit 1.
+// The beads in the pits of a ring (the banks are not part of it), and the ring itself. A small
+// value type: copy it freely. Every board has a code 0..ring().code_count()-1, the number in
+// base ring().base() whose least significant digit is pit 1.
 class Board {
  public:
-  using Code = std::uint32_t;
+  using Code = std::uint64_t;
 
-  // The empty board.
+  // The empty board of the IOI's ring.
   constexpr Board() = default;
+  // The empty board of `ring`.
+  constexpr explicit Board(Ring ring)
+      : size_(static_cast<std::uint8_t>(ring.pits)),
+        capacity_(static_cast<std::uint8_t>(ring.capacity)) {}
 
-  // The board with these counts, pit 1 first; nothing unless there are exactly kPits counts,
-  // each 0..kPitCapacity.
-  static std::optional<Board> from_counts(std::span<const int> counts);
-  // The board with this code; the code must be below kCodeCount.
-  static Board from_code(Code code);
+  // The board of `ring` with these counts, pit 1 first; nothing unless there are exactly
+  // ring.pits counts, each 0..ring.capacity.
+  static std::optional<Board> from_counts(std::span<const int> counts, Ring ring = {});
+  // The board of `ring` with this code, which must be below ring.code_count().
+  static Board from_code(Code code, Ring ring = {});
+
+  Ring ring() const { return {size_, capacity_}; }
+  // How many pits the ring has.
+  int size() const { return size_; }
+  // Its pits, in label order.
+  std::span<const Pit> pits() const { return std::span(kEveryPit).first(size_); }
+  // The pit after `pit`, clockwise.
+  Pit next(Pit pit) const { return Pit::at_index(pit.index() + 1 == size_ ? 0 : pit.index() + 1); }
 
   Code code() const;
-  int beads(Pit pit) const { return pits_[pit.index()]; }
+  int beads(Pit pit) const { return pits_[static_cast<std::size_t>(pit.index())]; }
   int total() const;
   bool empty() const { return total() == 0; }
   // A move may be made from any pit that holds a bead.
@@ -73,15 +85,19 @@ class Board {
   Board rotated(int steps) const;
   // The rotation of this board with the smallest code: one board stands for its class.
   Board canonical() const;
-  // Whether this is a start of the IOI task (kStartBeads beads, each pit in range).
-  bool is_ioi_start() const;
+  // Whether this is a start under `rule` (each pit in range, the beads in all).
+  bool is_start(const StartRule& rule) const;
+  // Whether this is a start of the IOI task (the IOI ring and start rule).
+  bool is_ioi_start() const { return ring().is_ioi() && is_start(StartRule{}); }
 
   friend bool operator==(const Board&, const Board&) = default;
 
  private:
   template <class Record>
   friend MoveResult sow(const Board& board, Pit pit, Record&& record);
-  std::array<std::uint8_t, kPits> pits_{};
+  std::array<std::uint8_t, kMaxPits> pits_{};
+  std::uint8_t size_ = kPits;
+  std::uint8_t capacity_ = kPitCapacity;
 };
 
 // What a move did: the board after it and what each bank gained.
@@ -118,6 +134,13 @@ struct MoveTrace {
 
 // Makes the move from `pit` like play(), and records each step of the sowing.
 MoveTrace trace(const Board& board, Pit pit);
+
+// The starts of `ring` under `rule`, in order of their codes. There are none when the rule
+// fits no board of the ring.
+std::vector<Board> starts(Ring ring, const StartRule& rule);
+
+// How many starts starts(ring, rule) would give, counted without making them.
+std::uint64_t count_starts(Ring ring, const StartRule& rule);
 
 // The 357 starts of the IOI task (kStartBeads beads, kStartMinBeads..kStartMaxBeads a pit),
 // in order of their codes.

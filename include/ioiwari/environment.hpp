@@ -2,6 +2,8 @@
 // whether colour is wanted, and Ctrl-C. main() reads it from the process; tests make it up.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <istream>
 #include <memory>
@@ -13,6 +15,12 @@ struct Environment {
   bool output_is_terminal = false;
   bool error_is_terminal = false;
   bool no_color = false;  // NO_COLOR is set and not empty
+  // The machine's physical memory in bytes, to refuse a ring whose table would not fit; 0 when
+  // unknown (then nothing is refused).
+  std::uint64_t memory_bytes = 0;
+  // Work that ends sooner than this draws no progress line (tests make it 0, so as not to
+  // depend on how fast the machine is).
+  std::chrono::milliseconds progress_delay{1000};
   // Makes Ctrl-C end a read instead of the process (for `ioiwari play`).
   std::function<void()> catch_interrupts = [] {};
   // Whether Ctrl-C has been pressed since catch_interrupts().

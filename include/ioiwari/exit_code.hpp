@@ -11,6 +11,7 @@ enum class ExitCode : int {
   bad_move = 4,       // an opponent's move was not a number, not a pit, or an empty pit
   input_ended = 5,    // standard input ended before the game was over
   output_closed = 6,  // the reader of standard output went away
+  bad_table = 7,      // a table file could not be read, written, or used for this ring
 };
 
 constexpr int to_int(ExitCode code) {

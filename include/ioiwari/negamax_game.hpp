@@ -9,17 +9,19 @@
 
 namespace ioiwari {
 
-// A state is a board: both players have the same moves and the banks do not change what is
-// best, so the side to move is not part of it. A move's points are its net bank gain.
+// A state is a board of `ring`: both players have the same moves and the banks do not change
+// what is best, so the side to move is not part of it. A move's points are its net bank gain.
 struct NegamaxGame {
   using State = Board;
   using Move = Pit;
   using Value = int;
 
+  Ring ring;
+
   // The pits that hold beads, in label order (so ties go to the lowest label, as in Table).
-  negamax::MoveList<Pit, kPits> moves(const Board& board) const {
-    negamax::MoveList<Pit, kPits> legal;
-    for (Pit pit : kAllPits) {
+  negamax::MoveList<Pit, kMaxPits> moves(const Board& board) const {
+    negamax::MoveList<Pit, kMaxPits> legal;
+    for (Pit pit : board.pits()) {
       if (board.is_legal(pit)) legal.push_back(pit);
     }
     return legal;
@@ -30,8 +32,8 @@ struct NegamaxGame {
   }
   // Only the empty board has no move, and there the game is over: nothing more to gain.
   int terminal_value(const Board& /*board*/) const { return 0; }
-  std::size_t key(const Board& board) const { return board.code(); }
-  std::size_t key_count() const { return static_cast<std::size_t>(kCodeCount); }
+  std::size_t key(const Board& board) const { return static_cast<std::size_t>(board.code()); }
+  std::size_t key_count() const { return static_cast<std::size_t>(ring.code_count()); }
 };
 
 }  // namespace ioiwari

@@ -19,10 +19,11 @@ class Progress {
   static constexpr std::chrono::milliseconds kRedraw{100};
 
   // Draws on `out` when `shown`, and otherwise does nothing at all. `what` names the work
-  // ("referee"), `unit` what is counted ("games"), `total` how many there are. `now` tells the
+  // ("referee"), `unit` what is counted ("games"), `total` how many there are. Nothing is drawn
+  // before `delay` has passed, so that work that ends sooner shows nothing. `now` tells the
   // time (tests give their own clock).
   Progress(std::ostream& out, bool shown, std::string what, std::string unit, std::size_t total,
-           std::function<Clock::time_point()> now = Clock::now);
+           Clock::duration delay = {}, std::function<Clock::time_point()> now = Clock::now);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -44,6 +45,7 @@ class Progress {
   std::string what_, unit_;
   std::size_t total_;
   std::function<Clock::time_point()> now_;
+  Clock::duration delay_;
   Clock::time_point start_;
   Clock::time_point drawn_{};
   bool on_screen_ = false;

@@ -33,10 +33,10 @@ class TokenReader;
 
 // Reads kPits bead counts (0..kPitCapacity each) from `reader` into `board`, or says what was
 // wrong and at which pit; messages call the counts `what` ("start, pit 3: ...").
-ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what);
+ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what, Ring ring = {});
 
 // Reads a start: a board as read_board() reads it, with at least one bead.
-ProtocolResult read_start(TokenReader& reader, Board& start);
+ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring = {});
 
 // Reads the next move of the player to move in `game` into `pit`, or says what was wrong with
 // it (not an integer, not a pit, an empty pit, or the end of input).

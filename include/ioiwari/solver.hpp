@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "ioiwari/board.hpp"
+#include "ioiwari/ring_table.hpp"
 
 namespace ioiwari {
 
@@ -16,21 +18,35 @@ struct MoveValue {
   friend bool operator==(const MoveValue&, const MoveValue&) = default;
 };
 
-// The negamax value of every one of the kCodeCount boards.
+// The negamax value of every board of a ring.
 //
 // A board's value is the best (mover's bank gain - opponent's bank gain) that the player to
 // move can force from it to the end of the game; the empty board is worth 0. Banks and the
 // side to move do not enter: both players have the same moves. So
 //   value(b) = max over legal pits p of  net(p) - value(after p).
 // Ties between equally good moves go to the lowest pit label.
+//
+// The IOI's ring has a solver of its own, specialised at compile time (a few milliseconds,
+// every code's value in a flat array); every other ring is solved one rotation class at a time
+// by RingTable (ring_table.hpp), or loaded from a table file (table_file.hpp).
 class Table {
  public:
-  // Solves every board: one per rotation class, in order of bead count, copied to its
+  // Solves the IOI ring: one board per rotation class, in order of bead count, copied to its
   // rotations. A few milliseconds; see `ioiwari bench`.
   static Table solve();
 
-  // The best net gain the player to move can force from `board`: -kMaxBeads..kMaxBeads.
-  int value(const Board& board) const { return values_[board.code()]; }
+  // Solves `ring`: the IOI ring as solve() does, any other with RingTable.
+  static Table solve(Ring ring, const SolveOptions& options = {});
+
+  // A table over an already solved ring.
+  explicit Table(std::shared_ptr<const RingTable> classes);
+
+  Ring ring() const { return ring_; }
+
+  // The best net gain the player to move can force from `board` (a board of ring()).
+  int value(const Board& board) const {
+    return classes_ ? classes_->value(board) : values_[static_cast<std::size_t>(board.code())];
+  }
 
   // What the mover nets from now to the end by playing `pit` (which must be legal) and then
   // playing perfectly against perfect play.
@@ -42,15 +58,23 @@ class Table {
   // Every legal move of `board` with its value, best first; equal values in label order.
   std::vector<MoveValue> analyze(const Board& board) const;
 
-  // Boards the solver searched (one per rotation class); the others are rotations of these.
+  // Boards the solver searched (one per rotation class).
   std::size_t positions() const { return positions_; }
 
-  // A fingerprint of the whole table: FNV-1a over the value and best move of every code, in
-  // code order. Any change to the rules or the solver that changes a result changes it.
+  // A fingerprint of the whole table. For the IOI ring: FNV-1a over the value and best move of
+  // every code, in code order. For any other ring: RingTable::checksum(), over the values of
+  // the classes in class order. Any change to the rules or the solver that changes a result
+  // changes it.
   std::uint64_t checksum() const;
 
+  // The per-class table behind a ring other than the IOI's (null for the IOI's own solve).
+  const std::shared_ptr<const RingTable>& classes() const { return classes_; }
+
  private:
-  std::vector<std::int8_t> values_;
+  Table() = default;
+  Ring ring_;
+  std::vector<std::int8_t> values_;           // the IOI ring: by code
+  std::shared_ptr<const RingTable> classes_;  // any other ring: by class
   std::size_t positions_ = 0;
 };
 

@@ -4,11 +4,12 @@
 
 _ioiwari() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="play opponent referee analyze starts bench help"
+  local commands="play opponent referee analyze starts bench solve help"
+  local ring="--pits --capacity --start-beads --start-range"
   local strategies="optimal greedy random weakest"
   COMPREPLY=()
   if ((COMP_CWORD == 1)); then
-    mapfile -t COMPREPLY < <(compgen -W "$commands --second --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$commands --second --help --version $ring --table" -- "$cur")
     return
   fi
   local command=${COMP_WORDS[1]} i
@@ -44,27 +45,38 @@ _ioiwari() {
       mapfile -t COMPREPLY < <(compgen -W "all classes" -- "$cur")
       return
       ;;
-    --record)
+    --record | --table | --out)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
-    --start | --seed | --runs | --jobs | --move-time | --game-time | --exit-time | --max-line | --show)
+    --pits)
+      mapfile -t COMPREPLY < <(compgen -W "3 4 5 6 7 8 9 10 11 12 13" -- "$cur")
+      return
+      ;;
+    --capacity)
+      mapfile -t COMPREPLY < <(compgen -W "1 2 3 4 5 6 7 8 9" -- "$cur")
+      return
+      ;;
+    --start | --seed | --runs | --jobs | --move-time | --game-time | --exit-time | --max-line | \
+      --show | --start-beads | --start-range)
       return # a value of the user's own
       ;;
   esac
   local options
   case $command in
-    play) options="--first --second --start --seed --no-color --help" ;;
-    opponent) options="--start --seed --strategy --record --help" ;;
+    play) options="--first --second --start --seed --no-color --help $ring --table" ;;
+    opponent) options="--start --seed --strategy --record --help $ring --table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
-                      --max-line --show --json --quiet --help --" ;;
-    analyze) options="--json --help" ;;
-    starts) options="--classes --json --help" ;;
-    bench) options="--runs --negamax --json --quiet --help" ;;
+                      --max-line --show --json --quiet --help -- $ring --table" ;;
+    analyze) options="--json --help $ring --table" ;;
+    starts) options="--classes --json --quiet --help $ring --table" ;;
+    bench) options="--runs --negamax --json --quiet --help $ring" ;;
+    solve) options="--out --quiet --help $ring" ;;
     help)
       ((COMP_CWORD == 2)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
       return
       ;;
+    -*) options="--second $ring --table" ;; # the player's options
     *) return ;;
   esac
   mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

@@ -1,0 +1,297 @@
+#include "ioiwari/ring_table.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cassert>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+namespace ioiwari {
+
+namespace {
+
+// The directory holds the rank of every kDirectoryWords-th bitmap word: a rank is that count
+// plus at most kDirectoryWords popcounts, all within one 64-byte line of the bitmap.
+constexpr std::uint64_t kDirectoryWords = 8;
+
+// Classes solved per batch: a layer's classes are enumerated into a batch, which the threads
+// then share. It bounds the solver's working memory to a few megabytes.
+constexpr std::size_t kBatch = std::size_t{1} << 20;
+// Classes a thread takes at a time from a batch.
+constexpr std::size_t kChunk = 4096;
+
+// A board as its digits, 4 bits a pit, pit 1 in the lowest nibble (every capacity is below 16).
+// Two packed boards of one ring compare as their codes do: both are positional numbers with
+// the same digits in the same order.
+using Packed = std::uint64_t;
+
+constexpr Packed nibble_mask(int pits) {
+  return pits >= 16 ? ~Packed{0} : (Packed{1} << (4 * pits)) - 1;
+}
+
+int digit(Packed packed, int pit) {
+  return static_cast<int>((packed >> (4 * pit)) & 15);
+}
+
+// The smallest of the rotations of `packed`: turning the ring by one pit moves every digit up a
+// nibble and the top one to the bottom.
+Packed canonical_packed(Packed packed, int pits) {
+  const int top = 4 * (pits - 1);
+  const Packed mask = nibble_mask(pits);
+  Packed best = packed;
+  for (int turn = 1; turn < pits; ++turn) {
+    packed = ((packed << 4) & mask) | (packed >> top);
+    best = std::min(best, packed);
+  }
+  return best;
+}
+
+std::uint64_t code_of(Packed packed, int pits, int base) {
+  std::uint64_t code = 0;
+  for (int pit = pits - 1; pit >= 0; --pit)
+    code = code * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(digit(packed, pit));
+  return code;
+}
+
+Packed pack(const Board& board) {
+  Packed packed = 0;
+  for (Pit pit : board.pits())
+    packed |= static_cast<Packed>(board.beads(pit)) << (4 * pit.index());
+  return packed;
+}
+
+// Calls visit(packed) for every necklace of `pits` digits 0..capacity whose digits add up to
+// `sum` (every sum when `sum` is negative): the strings a[1..pits] that no rotation makes
+// lexicographically smaller, packed with a[1] as the top nibble, so that each is its class's
+// canonical board. This is the algorithm of Fredricksen, Kessler and Maiorana, constant time
+// per necklace, with the subtrees that cannot reach the sum cut off; it visits the necklaces
+// in increasing order of their codes.
+template <class Visit>
+void for_each_necklace(int pits, int capacity, int sum, Visit&& visit) {
+  std::array<int, kMaxPits + 1> a{};  // a[1..pits]; a[0] stays 0
+  const auto extend = [&](auto&& self, int t, int period, int total, Packed packed) -> void {
+    if (t > pits) {
+      if (pits % period == 0 && (sum < 0 || total == sum)) visit(packed);
+      return;
+    }
+    const int remaining = pits - t;  // places after this one
+    for (int d = a[t - period]; d <= capacity; ++d) {
+      if (sum >= 0 && (total + d > sum || total + d + remaining * capacity < sum)) {
+        if (total + d > sum) break;
+        continue;
+      }
+      a[t] = d;
+      self(self, t + 1, d == a[t - period] ? period : t, total + d,
+           packed | static_cast<Packed>(d) << (4 * (pits - t)));
+    }
+  };
+  extend(extend, 1, 1, 0, 0);
+}
+
+// Storage that solve() owns: the index and the values.
+struct Owned {
+  std::vector<std::uint64_t> bitmap, directory;
+  std::vector<std::int8_t> values;
+};
+
+}  // namespace
+
+std::uint64_t canonical_code(std::uint64_t packed, int pits, int base) {
+  return code_of(canonical_packed(packed, pits), pits, base);
+}
+
+std::vector<std::uint64_t> classes_by_beads(Ring ring) {
+  const int n = ring.pits;
+  const int most = ring.max_beads();
+  // strings(len)[t]: digit strings of length len with digit sum t.
+  const auto strings = [&](int length) {
+    std::vector<std::uint64_t> ways(static_cast<std::size_t>(most) + 1, 0);
+    ways[0] = 1;
+    for (int i = 0; i < length; ++i) {
+      std::vector<std::uint64_t> next(ways.size(), 0);
+      for (std::size_t t = 0; t < ways.size(); ++t) {
+        for (int d = 0; d <= ring.capacity && t + static_cast<std::size_t>(d) < next.size(); ++d)
+          next[t + static_cast<std::size_t>(d)] += ways[t];
+      }
+      ways = std::move(next);
+    }
+    return ways;
+  };
+  const auto phi = [](int m) {
+    int count = 0;
+    for (int k = 1; k <= m; ++k)
+      count += std::gcd(k, m) == 1 ? 1 : 0;
+    return count;
+  };
+  // Burnside: the classes with s beads are (1/n) * sum over d dividing n and s of
+  // phi(d) * (strings of n/d digits adding up to s/d).
+  std::vector<std::uint64_t> classes(static_cast<std::size_t>(most) + 1, 0);
+  for (int d = 1; d <= n; ++d) {
+    if (n % d != 0) continue;
+    const std::vector<std::uint64_t> ways = strings(n / d);
+    for (int s = 0; s <= most; s += d)
+      classes[static_cast<std::size_t>(s)] +=
+          static_cast<std::uint64_t>(phi(d)) * ways[static_cast<std::size_t>(s / d)];
+  }
+  for (std::uint64_t& count : classes)
+    count /= static_cast<std::uint64_t>(n);
+  return classes;
+}
+
+TableSize table_size(Ring ring) {
+  TableSize size;
+  const std::vector<std::uint64_t> layers = classes_by_beads(ring);
+  size.classes = std::accumulate(layers.begin(), layers.end(), std::uint64_t{0});
+  const std::uint64_t words = (ring.code_count() + 63) / 64;
+  size.bitmap_bytes = words * 8;
+  size.directory_bytes = (words + kDirectoryWords - 1) / kDirectoryWords * 8;
+  size.values_bytes = size.classes;
+  size.working_bytes = kBatch * sizeof(Packed);
+  return size;
+}
+
+std::uint64_t RingTable::rank(std::uint64_t code) const {
+  const std::uint64_t word = code >> 6;
+  const std::uint64_t block = word / kDirectoryWords;
+  std::uint64_t found = directory_[block];
+  for (std::uint64_t w = block * kDirectoryWords; w < word; ++w)
+    found += static_cast<std::uint64_t>(std::popcount(bitmap_[w]));
+  const std::uint64_t below = (std::uint64_t{1} << (code & 63)) - 1;
+  return found + static_cast<std::uint64_t>(std::popcount(bitmap_[word] & below));
+}
+
+std::uint64_t RingTable::class_of(const Board& board) const {
+  assert(board.ring() == ring_);
+  return rank(canonical_code(pack(board), ring_.pits, ring_.base()));
+}
+
+std::uint64_t RingTable::checksum() const {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  for (std::int8_t value : values_) {
+    hash ^= static_cast<std::uint8_t>(value);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::shared_ptr<const RingTable> RingTable::adopt(Ring ring, std::span<const std::uint64_t> bitmap,
+                                                  std::span<const std::uint64_t> directory,
+                                                  std::span<const std::int8_t> values,
+                                                  std::shared_ptr<const void> keep) {
+  std::shared_ptr<RingTable> table(new RingTable());
+  table->ring_ = ring;
+  table->bitmap_ = bitmap;
+  table->directory_ = directory;
+  table->values_ = values;
+  table->keep_ = std::move(keep);
+  return table;
+}
+
+std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions& options) {
+  const int pits = ring.pits;
+  const int capacity = ring.capacity;
+  const int base = ring.base();
+  const TableSize size = table_size(ring);
+
+  // The index: a bit for every canonical code, and the running counts.
+  auto owned = std::make_shared<Owned>();
+  owned->bitmap.assign(size.bitmap_bytes / 8, 0);
+  for_each_necklace(pits, capacity, -1, [&](Packed packed) {
+    const std::uint64_t code = code_of(packed, pits, base);
+    owned->bitmap[code >> 6] |= std::uint64_t{1} << (code & 63);
+  });
+  owned->directory.assign(size.directory_bytes / 8, 0);
+  std::uint64_t running = 0;
+  for (std::size_t w = 0; w < owned->bitmap.size(); ++w) {
+    if (w % kDirectoryWords == 0) owned->directory[w / kDirectoryWords] = running;
+    running += static_cast<std::uint64_t>(std::popcount(owned->bitmap[w]));
+  }
+  assert(running == size.classes);
+  owned->values.assign(size.classes, 0);
+
+  std::shared_ptr<RingTable> table(new RingTable());
+  table->ring_ = ring;
+  table->bitmap_ = owned->bitmap;
+  table->directory_ = owned->directory;
+  table->values_ = owned->values;
+  std::int8_t* values = owned->values.data();
+  table->keep_ = owned;
+
+  // The value of one class, from its successors' (all in lower layers).
+  const auto solve_class = [&](Packed packed) {
+    int best = std::numeric_limits<int>::min();
+    for (int pit = 0; pit < pits; ++pit) {
+      int hand = digit(packed, pit);
+      if (hand == 0) continue;
+      Packed after = packed - (static_cast<Packed>(hand) << (4 * pit));
+      int net = 0;
+      int at = pit;
+      while (hand > 1) {
+        at = at + 1 == pits ? 0 : at + 1;
+        if (digit(after, at) == capacity) {  // skim: the pit gives a bead, the hand keeps all
+          after -= Packed{1} << (4 * at);
+          ++net;
+        } else {
+          after += Packed{1} << (4 * at);
+          --hand;
+        }
+      }
+      at = at + 1 == pits ? 0 : at + 1;
+      const int last = digit(after, at);
+      if (last > 0 && last < capacity) {
+        net += last + 1;
+        after -= static_cast<Packed>(last) << (4 * at);
+      } else {
+        net -= 1;
+      }
+      const int next = values[table->rank(canonical_code(after, pits, base))];
+      best = std::max(best, net - next);
+    }
+    if (best == std::numeric_limits<int>::min()) best = 0;  // the empty board
+    values[table->rank(code_of(packed, pits, base))] = static_cast<std::int8_t>(best);
+  };
+
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto threads = static_cast<std::size_t>(options.threads > 0 ? options.threads : cores);
+  std::vector<Packed> batch;
+  batch.reserve(kBatch);
+  SolveProgress progress;
+  progress.layers = ring.max_beads() + 1;
+  progress.classes = size.classes;
+  // Solves the classes in `batch`, shared among the threads.
+  const auto solve_batch = [&] {
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+      for (std::size_t from = next.fetch_add(kChunk); from < batch.size();
+           from = next.fetch_add(kChunk)) {
+        const std::size_t to = std::min(from + kChunk, batch.size());
+        for (std::size_t i = from; i < to; ++i)
+          solve_class(batch[i]);
+      }
+    };
+    std::vector<std::thread> helpers;
+    const std::size_t wanted = std::min(threads, (batch.size() + kChunk - 1) / kChunk);
+    for (std::size_t t = 1; t < wanted; ++t)
+      helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers)
+      helper.join();
+    progress.done += batch.size();
+    batch.clear();
+    if (options.progress) options.progress(progress);
+  };
+  for (int layer = 0; layer <= ring.max_beads(); ++layer) {
+    progress.layer = layer;
+    for_each_necklace(pits, capacity, layer, [&](Packed packed) {
+      batch.push_back(packed);
+      if (batch.size() == kBatch) solve_batch();
+    });
+    if (!batch.empty()) solve_batch();
+  }
+  return table;
+}
+
+}  // namespace ioiwari

@@ -1,0 +1,216 @@
+// Rings of other sizes: the move rule at the extreme capacities, rotation, the class index, and
+// the per-class solver against the generic memoized negamax on every board of small rings.
+#include <map>
+#include <set>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/negamax_game.hpp"
+#include "ioiwari/random.hpp"
+#include "ioiwari/ring_table.hpp"
+#include "ioiwari/solver.hpp"
+#include "negamax/solver.hpp"
+#include "support.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+Board board_of(std::vector<int> counts, Ring ring) {
+  const auto board = Board::from_counts(counts, ring);
+  REQUIRE(board);
+  return *board;
+}
+
+// A random board of `ring`.
+Board random_board(Random& random, Ring ring) {
+  std::vector<int> counts;
+  for (int i = 0; i < ring.pits; ++i)
+    counts.push_back(random.below(ring.capacity + 1));
+  return board_of(counts, ring);
+}
+
+}  // namespace
+
+TEST_CASE("rings: a board carries its ring, and its code is in the ring's base", "[rings]") {
+  const Ring ring{4, 2};  // base 3
+  const Board board = board_of({2, 0, 1, 2}, ring);
+  CHECK(board.ring() == ring);
+  CHECK(board.size() == 4);
+  CHECK(board.code() == 2 + 0 * 3 + 1 * 9 + 2 * 27);
+  CHECK(Board::from_code(board.code(), ring) == board);
+  CHECK(ring.code_count() == 81);
+  CHECK_FALSE(Board::from_counts(std::vector{3, 0, 0, 0}, ring));  // above the capacity
+  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1}, ring));     // too few pits
+  CHECK(Pit::from_label(4, 4));
+  CHECK_FALSE(Pit::from_label(5, 4));
+  CHECK(Ring{13, 9}.code_count() == 10'000'000'000'000ULL);
+}
+
+TEST_CASE("rings: at capacity 1 every pit is full or empty, and no bead is ever captured",
+          "[rings][rules]") {
+  // 1 1 0 1 (capacity 1): pit 1's single bead is the last bead; it meets pit 2, full, and goes
+  // to the opponent: 0 1 0 1.
+  const Ring ring{4, 1};
+  const MoveResult single = play(board_of({1, 1, 0, 1}, ring), Pit::at_index(0));
+  CHECK(single.after == board_of({0, 1, 0, 1}, ring));
+  CHECK(single.mover_gain == 0);
+  CHECK(single.opponent_gain == 1);
+  // On every board of every ring of capacity 1 a move gives its one bead away.
+  for (int pits = kMinPits; pits <= 8; ++pits) {
+    const Ring small{pits, 1};
+    for (Board::Code code = 0; code < small.code_count(); ++code) {
+      const Board board = Board::from_code(code, small);
+      for (Pit pit : board.pits()) {
+        if (!board.is_legal(pit)) continue;
+        const MoveResult move = play(board, pit);
+        REQUIRE(move.mover_gain == 0);
+        REQUIRE(move.opponent_gain == 1);
+        REQUIRE(move.after.total() == board.total() - 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("rings: at capacity 9 a full pit holds 9 and the last bead captures 1 to 8",
+          "[rings][rules]") {
+  const Ring ring{5, 9};
+  // 3 9 8 0 0: pit 1's hand of 3 skims pit 2 (full: one bead to the mover), drops in pits 3 and
+  // 4, and the last bead captures pit 5? No: it lands on pit 5, empty, and goes away.
+  //   hand 3 at pit 2: 9 -> 8, mover +1; pit 3: 8 -> 9, hand 2; pit 4: 0 -> 1, hand 1;
+  //   last bead on pit 5 (0): to the opponent.
+  const MoveResult skim = play(board_of({3, 9, 8, 0, 0}, ring), Pit::at_index(0));
+  CHECK(skim.after == board_of({0, 8, 9, 1, 0}, ring));
+  CHECK(skim.mover_gain == 1);
+  CHECK(skim.opponent_gain == 1);
+  // 1 8 0 0 0: the single bead lands on pit 2's 8 beads and takes all nine.
+  const MoveResult capture = play(board_of({1, 8, 0, 0, 0}, ring), Pit::at_index(0));
+  CHECK(capture.after == board_of({0, 0, 0, 0, 0}, ring));
+  CHECK(capture.mover_gain == 9);
+  // 1 9 0 0 0: a full pit is not captured; the bead goes to the opponent.
+  const MoveResult full = play(board_of({1, 9, 0, 0, 0}, ring), Pit::at_index(0));
+  CHECK(full.after == board_of({0, 9, 0, 0, 0}, ring));
+  CHECK(full.opponent_gain == 1);
+  // 9 0 0 0 0: nine beads come round the ring of five; the emptied pit is an ordinary pit.
+  //   drops in 2, 3, 4, 5, 1, 2, 3, 4 (hand 9 -> 1), the last bead lands on pit 5 (1): capture 2.
+  const MoveResult round = play(board_of({9, 0, 0, 0, 0}, ring), Pit::at_index(0));
+  CHECK(round.after == board_of({1, 2, 2, 2, 0}, ring));
+  CHECK(round.mover_gain == 2);
+  CHECK(round.opponent_gain == 0);
+}
+
+TEST_CASE("rings: rotating a board rotates every move, on rings of every size", "[rings]") {
+  Random random(13);
+  for (int pits = kMinPits; pits <= kMaxPits; ++pits) {
+    for (int capacity = kMinCapacity; capacity <= kMaxCapacity; ++capacity) {
+      const Ring ring{pits, capacity};
+      for (int trial = 0; trial < 20; ++trial) {
+        const Board board = random_board(random, ring);
+        const int steps = random.below(pits);
+        const Board turned = board.rotated(steps);
+        REQUIRE(turned.canonical() == board.canonical());
+        REQUIRE(canonical_code(0, pits, ring.base()) == 0);
+        for (Pit pit : board.pits()) {
+          if (!board.is_legal(pit)) continue;
+          const MoveResult move = play(board, pit);
+          const MoveResult moved = play(turned, Pit::at_index((pit.index() + steps) % pits));
+          INFO(ring.describe() << ", board " << board << ", pit " << pit.label());
+          REQUIRE(moved.after == move.after.rotated(steps));
+          REQUIRE(moved.mover_gain == move.mover_gain);
+          REQUIRE(moved.opponent_gain == move.opponent_gain);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("rings: Burnside's count of classes is the count of canonical codes", "[rings]") {
+  for (int pits = kMinPits; pits <= 6; ++pits) {
+    for (int capacity = 1; capacity <= 4; ++capacity) {
+      const Ring ring{pits, capacity};
+      std::map<int, std::uint64_t> counted;
+      for (Board::Code code = 0; code < ring.code_count(); ++code) {
+        const Board board = Board::from_code(code, ring);
+        if (board.canonical() == board) ++counted[board.total()];
+      }
+      const std::vector<std::uint64_t> layers = classes_by_beads(ring);
+      INFO(ring.describe());
+      REQUIRE(layers.size() == static_cast<std::size_t>(ring.max_beads()) + 1);
+      for (std::size_t beads = 0; beads < layers.size(); ++beads)
+        REQUIRE(layers[beads] == counted[static_cast<int>(beads)]);
+    }
+  }
+  // The IOI ring: 39,996 classes, as its own solver finds.
+  CHECK(table_size(Ring{}).classes == 39996);
+}
+
+TEST_CASE(
+    "rings: every board of the rings of 3, 4 and 5 pits, capacities 2 to 5, agrees with "
+    "the memoized negamax library",
+    "[rings]") {
+  for (int pits = 3; pits <= 5; ++pits) {
+    for (int capacity = 2; capacity <= 5; ++capacity) {
+      const Ring ring{pits, capacity};
+      const Table table = Table::solve(ring);
+      negamax::Solver<NegamaxGame> oracle(NegamaxGame{ring});
+      std::set<std::uint64_t> classes;
+      for (Board::Code code = 0; code < ring.code_count(); ++code) {
+        const Board board = Board::from_code(code, ring);
+        INFO(ring.describe() << ", board " << board);
+        const auto solution = oracle.solve(board);
+        REQUIRE(table.value(board) == solution.value);
+        REQUIRE(table.best_move(board) == solution.best);
+        // A board and its rotations share a class; a class is one rank.
+        const std::uint64_t rank = table.classes()->class_of(board);
+        REQUIRE(rank < table.classes()->classes());
+        REQUIRE(rank == table.classes()->class_of(board.canonical()));
+        classes.insert(rank);
+      }
+      CHECK(classes.size() == table.classes()->classes());
+      CHECK(table.positions() == table.classes()->classes());
+    }
+  }
+}
+
+TEST_CASE("rings: the per-class solver agrees with the IOI table on all of its boards", "[rings]") {
+  const auto classes = RingTable::solve(Ring{});
+  CHECK(classes->classes() == 39996);
+  const Table& ioi = test::table();
+  for (Board::Code code = 0; code < Ring{}.code_count(); ++code) {
+    const Board board = Board::from_code(code);
+    REQUIRE(classes->value(board) == ioi.value(board));
+  }
+}
+
+TEST_CASE("rings: one thread and several solve the same table", "[rings]") {
+  const Ring ring{7, 4};
+  SolveOptions one;
+  one.threads = 1;
+  SolveOptions four;
+  four.threads = 4;
+  std::vector<SolveProgress> seen;
+  four.progress = [&](const SolveProgress& progress) { seen.push_back(progress); };
+  const auto alone = RingTable::solve(ring, one);
+  const auto shared = RingTable::solve(ring, four);
+  CHECK(alone->checksum() == shared->checksum());
+  REQUIRE_FALSE(seen.empty());
+  CHECK(seen.back().done == seen.back().classes);
+  CHECK(seen.back().classes == alone->classes());
+  CHECK(seen.back().layers == ring.max_beads() + 1);
+  for (std::size_t i = 1; i < seen.size(); ++i)
+    CHECK(seen[i].done > seen[i - 1].done);
+}
+
+TEST_CASE("rings: values are the same for rotated boards, on every ring that solves quickly",
+          "[rings]") {
+  Random random(7);
+  for (int pits = kMinPits; pits <= 8; ++pits) {
+    const Ring ring{pits, pits <= 6 ? 6 : 4};
+    const Table table = Table::solve(ring);
+    for (int trial = 0; trial < 300; ++trial) {
+      const Board board = random_board(random, ring);
+      for (int steps = 1; steps < pits; ++steps)
+        REQUIRE(table.value(board.rotated(steps)) == table.value(board));
+    }
+  }
+}
