@@ -2,6 +2,10 @@
 
 #include <sys/mman.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -146,8 +150,9 @@ class LargeArray {
 
 // The rank of `code` among the canonical codes marked in `bitmap`, from `directory`'s running
 // count of the word's block of kDirectoryWords words and the popcounts of the words before it.
-inline std::uint64_t rank_in(const std::uint64_t* bitmap, const std::uint64_t* directory,
-                             std::uint64_t code) {
+[[gnu::always_inline]] inline std::uint64_t rank_in(const std::uint64_t* bitmap,
+                                                    const std::uint64_t* directory,
+                                                    std::uint64_t code) {
   const std::uint64_t word = code >> 6;
   const std::uint64_t block = word / kDirectoryWords;
   std::uint64_t found = directory[block];
@@ -172,13 +177,11 @@ constexpr std::size_t kGroup = 16;
 // Solves the classes `from`..`to` (canonical boards of one layer, packed): each class's value
 // from its successors', which are all in lower layers. A group of classes at a time, in three
 // passes: the successors' canonical codes (prefetching their index lines), their ranks
-// (prefetching their values), then the values. Built twice, with and without the POPCNT
-// instruction (x86-64 builds otherwise call a software popcount, 13% of the time); the loader
-// picks the one the machine runs.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
-void solve_classes(const Solving& ring, const Packed* from, const Packed* to) {
+// (prefetching their values), then the values. Built twice (below): with the POPCNT
+// instruction, and without it for CPUs that lack it (x86-64 builds otherwise call a software
+// popcount, 13% of a solve).
+[[gnu::always_inline]] inline void solve_classes_body(const Solving& ring, const Packed* from,
+                                                      const Packed* to) {
   const int pits = ring.pits;
   const int capacity = ring.capacity;
   struct Successor {
@@ -247,6 +250,38 @@ void solve_classes(const Solving& ring, const Packed* from, const Packed* to) {
     }
     from += group;
   }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) void solve_classes_popcnt(const Solving& ring, const Packed* from,
+                                                            const Packed* to) {
+  solve_classes_body(ring, from, to);
+}
+#endif
+void solve_classes_plain(const Solving& ring, const Packed* from, const Packed* to) {
+  solve_classes_body(ring, from, to);
+}
+
+// Whether this CPU has POPCNT, asked with CPUID once, when a ring is first solved: not at every
+// program's start, as the compiler's own dispatch (target_clones) would, which costs a game of
+// the IOI ring tens of microseconds on a virtual machine, where CPUID traps.
+bool has_popcnt() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_POPCNT) != 0;
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+void solve_classes(const Solving& ring, const Packed* from, const Packed* to) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (has_popcnt()) return solve_classes_popcnt(ring, from, to);
+#endif
+  solve_classes_plain(ring, from, to);
 }
 
 // Storage that solve() owns: the index and the values.
