@@ -79,11 +79,12 @@ std::optional<int> refuse_if_too_large(std::string_view command, Ring ring, std:
                      command);
 }
 
-// Solves `ring` (the IOI's by its own path), with a progress line on standard error when it is
-// a terminal and the solve takes over a second.
+// Solves `ring` (the IOI's by its own path, only up to `most_beads`: the most beads of the
+// boards the command will ask about), with a progress line on standard error when it is a
+// terminal and the solve takes over a second.
 Table solve_ring(std::string_view command, Ring ring, std::ostream& err,
-                 const Environment& environment, bool quiet) {
-  if (ring.is_ioi()) return Table::solve();
+                 const Environment& environment, bool quiet, int most_beads) {
+  if (ring.is_ioi()) return Table::solve(most_beads);
   const TableSize size = table_size(ring);
   Progress progress(err, environment.error_is_terminal && !quiet,
                     command.empty() ? "solving" : std::string(command) + ": solving", "classes",
@@ -103,7 +104,8 @@ Table solve_ring(std::string_view command, Ring ring, std::ostream& err,
 // The table `command` plays from: the file --table names, mapped and checked, or the ring
 // solved now.
 TableOrExit table_for(std::string_view command, const RingOptions& options, std::ostream& err,
-                      const Environment& environment, bool quiet = false) {
+                      const Environment& environment, bool quiet = false,
+                      int most_beads = kMaxPits * kMaxCapacity) {
   if (options.table) {
     try {
       return {Table(load_table(*options.table, options.ring))};
@@ -115,7 +117,7 @@ TableOrExit table_for(std::string_view command, const RingOptions& options, std:
   if (const auto refused = refuse_if_too_large(command, options.ring, err, environment)) {
     return {std::nullopt, *refused};
   }
-  return {solve_ring(command, options.ring, err, environment, quiet)};
+  return {solve_ring(command, options.ring, err, environment, quiet, most_beads)};
 }
 
 // The most starts a command lists or draws from.
@@ -162,14 +164,26 @@ int player_command(std::span<const std::string_view> all, std::istream& in, std:
     }
     previous = arg;
   }
-  const TableOrExit found = table_for("", ring, err, environment);
-  if (!found.table) return found.exit;
-  const Table& table = *found.table;
   std::optional<TerminalView> view;
   if (environment.input_is_terminal && environment.error_is_terminal) {
     view.emplace(err, !environment.no_color, me);
   }
-  const ProtocolResult result = play_protocol(in, out, table, me, view ? &*view : nullptr);
+  ProtocolResult result;
+  if (ring.ring.is_ioi() && !ring.table) {
+    // The IOI ring solves in a millisecond: once the start is read, only the boards it can
+    // reach (those of at most its beads) are solved.
+    std::optional<Table> table;
+    result = play_protocol(
+        in, out, ring.ring,
+        [&](const Board& start) -> const Table& {
+          return table.emplace(Table::solve(start.total()));
+        },
+        me, view ? &*view : nullptr);
+  } else {
+    const TableOrExit found = table_for("", ring, err, environment);
+    if (!found.table) return found.exit;
+    result = play_protocol(in, out, *found.table, me, view ? &*view : nullptr);
+  }
   if (result.code != ExitCode::ok) err << "ioiwari: " << result.error << '\n';
   return to_int(result.code);
 }
@@ -215,7 +229,7 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
   }
   options.color = environment.output_is_terminal && !environment.no_color && !no_color;
   options.interrupted = environment.interrupted;
-  const TableOrExit found = table_for("play", ring, err, environment);
+  const TableOrExit found = table_for("play", ring, err, environment, false, options.start.total());
   if (!found.table) return found.exit;
   environment.catch_interrupts();
   std::istream& input = environment.interruptible_input ? *environment.interruptible_input : in;
@@ -273,7 +287,8 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
       return to_int(ExitCode::usage);
     }
   }
-  const TableOrExit found = table_for("opponent", ring, err, environment);
+  const TableOrExit found =
+      table_for("opponent", ring, err, environment, false, options.start.total());
   if (!found.table) return found.exit;
   const OpponentResult result = run_opponent(in, out, *found.table, options);
   if (record) {
@@ -312,7 +327,7 @@ int analyze_command(Arguments args, std::ostream& out, std::ostream& err,
   std::string error;
   const auto board = board_from_arguments(words, ring.ring, error);
   if (!board) return mistake("analyze: " + error);
-  const TableOrExit found = table_for("analyze", ring, err, environment);
+  const TableOrExit found = table_for("analyze", ring, err, environment, false, board->total());
   if (!found.table) return found.exit;
   write_analysis(out, analyze(*found.table, *board), json);
   out << std::flush;
@@ -343,7 +358,8 @@ int starts_command(Arguments args, std::ostream& out, std::ostream& err,
   int exit = 0;
   const auto all = ring_starts("starts", ring, err, exit);
   if (!all) return exit;
-  const TableOrExit found = table_for("starts", ring, err, environment, quiet);
+  const TableOrExit found =
+      table_for("starts", ring, err, environment, quiet, ring.start_rule().beads);
   if (!found.table) return found.exit;
   Progress progress(err, environment.error_is_terminal && !quiet && !json, "starts", "starts",
                     all->size(), environment.progress_delay);
@@ -508,7 +524,8 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
           all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
     }
   }
-  const TableOrExit found = table_for("referee", ring, err, environment, quiet || json);
+  const TableOrExit found =
+      table_for("referee", ring, err, environment, quiet || json, ring.start_rule().beads);
   if (!found.table) return found.exit;
   const Table& table = *found.table;
   Progress progress(err, environment.error_is_terminal && !json && !quiet, "referee", "games",

@@ -85,14 +85,22 @@ ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit) {
 
 ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table, Player me,
                              ProtocolObserver* observer) {
+  return play_protocol(
+      in, out, table.ring(), [&](const Board&) -> const Table& { return table; }, me, observer);
+}
+
+ProtocolResult play_protocol(std::istream& in, std::ostream& out, Ring ring,
+                             const TableForStart& table_for, Player me,
+                             ProtocolObserver* observer) {
   ProtocolObserver silent;
   ProtocolObserver& watch = observer != nullptr ? *observer : silent;
   TokenReader reader(in);
   Board start;
   watch.reading_start();
-  if (auto result = read_start(reader, start, table.ring()); result.code != ExitCode::ok) {
+  if (auto result = read_start(reader, start, ring); result.code != ExitCode::ok) {
     return result;
   }
+  const Table& table = table_for(start);
   Game game(start);
   watch.started(game);
   while (!game.over()) {

@@ -1,9 +1,12 @@
 #include "ioiwari/solver.hpp"
 
+#include "ioiwari/class_index.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <limits>
+#include <optional>
 
 namespace ioiwari {
 
@@ -25,110 +28,6 @@ constexpr std::array<int, kPits> kPlace = [] {
 using Digits = std::array<int, kPits>;
 
 using PitMask = unsigned;  // bit i stands for pit i
-
-// One board of a rotation class, as the solver reads it.
-struct Class {
-  std::array<std::uint8_t, kPits> digits;
-  std::uint8_t full;      // PitMask of the pits holding kPitCapacity beads
-  std::uint8_t nonempty;  // PitMask of the pits holding beads (none: the empty board)
-  std::uint8_t beads;
-  Code code;
-};
-
-// Calls visit(board) once for every rotation class of boards, with its necklace: the digit
-// string (pit 1 first) that no rotation makes lexicographically smaller. This is the
-// algorithm of Fredricksen, Kessler and Maiorana; it takes constant time per necklace. The
-// board is built up digit by digit, one prefix per depth: a step copies only the prefix it
-// extends.
-template <class Visit>
-void for_each_necklace(Visit&& visit) {
-  std::array<int, kPits + 1> a{};     // a[1..kPits] is the string; a[0] stays 0
-  std::array<Class, kPits> prefix{};  // prefix[t]: the board of digits a[1..t]
-  // Puts `digit` in place t (1-based) of `board`.
-  const auto place = [](Class& board, int t, int digit) {
-    const auto bit = static_cast<std::uint8_t>(1u << (t - 1));
-    board.digits[t - 1] = static_cast<std::uint8_t>(digit);
-    board.full = static_cast<std::uint8_t>(board.full | (digit == kPitCapacity ? bit : 0));
-    board.nonempty = static_cast<std::uint8_t>(board.nonempty | (digit > 0 ? bit : 0));
-    board.beads = static_cast<std::uint8_t>(board.beads + digit);
-    board.code += static_cast<Code>(digit * kPlace[t - 1]);
-  };
-  const auto extend = [&](auto&& self, int t, int period) -> void {
-    if (t == kPits) {
-      // The last place: a digit larger than a[t - period] always closes a necklace; an
-      // equal one only when the string's period divides its length.
-      const int first = a[t - period] + (kPits % period == 0 ? 0 : 1);
-      for (int digit = first; digit < kCodeBase; ++digit) {
-        Class board = prefix[t - 1];
-        place(board, t, digit);
-        visit(board);
-      }
-      return;
-    }
-    for (int digit = a[t - period]; digit < kCodeBase; ++digit) {
-      a[t] = digit;
-      prefix[t] = prefix[t - 1];
-      place(prefix[t], t, digit);
-      // Repeating the string's start keeps the period; any larger digit starts a new one.
-      self(self, t + 1, digit == a[t - period] ? period : t);
-    }
-  };
-  extend(extend, 1, 1);
-}
-
-// How many rotation classes there are with each number of beads, so that solve() can place
-// every necklace straight into its bead count's slot. By Burnside's lemma, the classes with s
-// beads number (1/n) times the sum, over the d dividing both n = kPits and s, of phi(d) times
-// the strings of n/d digits 0..kPitCapacity whose digits add up to s/d.
-constexpr long long strings_with_sum(int length, int sum) {
-  std::array<long long, kMaxBeads + 1> ways{};  // ways[t]: strings so far with digit sum t
-  ways[0] = 1;
-  for (int i = 0; i < length; ++i) {
-    std::array<long long, kMaxBeads + 1> next{};
-    for (int t = 0; t <= kMaxBeads; ++t) {
-      for (int digit = 0; digit <= kPitCapacity && t + digit <= kMaxBeads; ++digit) {
-        next[t + digit] += ways[t];
-      }
-    }
-    ways = next;
-  }
-  return sum >= 0 && sum <= kMaxBeads ? ways[sum] : 0;
-}
-
-constexpr int euler_phi(int n) {
-  int phi = 0;
-  for (int k = 1; k <= n; ++k) {
-    int a = k, b = n;
-    while (b != 0) {
-      const int r = a % b;
-      a = b;
-      b = r;
-    }
-    phi += a == 1 ? 1 : 0;
-  }
-  return phi;
-}
-
-constexpr std::array<int, kMaxBeads + 1> kClassesByBeads = [] {
-  std::array<int, kMaxBeads + 1> classes{};
-  for (int beads = 0; beads <= kMaxBeads; ++beads) {
-    long long fixed = 0;
-    for (int d = 1; d <= kPits; ++d) {
-      if (kPits % d == 0 && beads % d == 0) {
-        fixed += euler_phi(d) * strings_with_sum(kPits / d, beads / d);
-      }
-    }
-    classes[beads] = static_cast<int>(fixed / kPits);
-  }
-  return classes;
-}();
-
-constexpr int kClasses = [] {
-  int total = 0;
-  for (int count : kClassesByBeads)
-    total += count;
-  return total;
-}();
 
 // The net gain of the move from `pit` on the board `digits` (code `code`), and the code of
 // the board after it. The same rule as play() in board.cpp, written for the solver's inner
@@ -217,59 +116,63 @@ constexpr Paths make_paths() {
 }
 constexpr Paths kPaths = make_paths();
 
-// sow() by table look-up where the path fits, else by walking it.
-inline Step move(const Class& board, const PathRow& paths, int pit) {
-  const Path& path = paths[pit][board.digits[pit]];
+// sow() by table look-up where the path fits, else by walking it; the board is a class's
+// canonical board as its record packs it.
+inline Step move(std::uint32_t record, int code, const PathRow& paths, int pit) {
+  using ioi_classes::digit_of;
+  const Path& path = paths[pit][digit_of(record, pit)];
   if (!path.fits) {
     Digits digits;
-    std::copy(board.digits.begin(), board.digits.end(), digits.begin());
-    return sow(digits, static_cast<int>(board.code), pit);
+    for (int p = 0; p < kPits; ++p)
+      digits[static_cast<std::size_t>(p)] = digit_of(record, p);
+    return sow(digits, code, pit);
   }
-  const int last = board.digits[path.land];
+  const int last = digit_of(record, path.land);
   const bool capture = static_cast<unsigned>(last - 1) < kPitCapacity - 1;  // 1..capacity-1
   const int net = path.skims + (capture ? last + 1 : -1);
-  const int after =
-      static_cast<int>(board.code) + path.delta - (capture ? last * kPlace[path.land] : 0);
+  const int after = code + path.delta - (capture ? last * kPlace[path.land] : 0);
   return {net, static_cast<Code>(after)};
 }
 
 }  // namespace
 
-Table Table::solve() {
-  // One board per rotation class, placed by bead count. A move always takes at least one bead
-  // off the board, so solving them in increasing bead count finds every successor solved:
-  // the memoized negamax runs without recursion.
-  std::vector<Class> classes(kClasses);
-  std::array<int, kMaxBeads + 1> slot{};
-  for (int beads = 1; beads <= kMaxBeads; ++beads) {
-    slot[beads] = slot[beads - 1] + kClassesByBeads[beads - 1];
-  }
-  for_each_necklace(
-      [&](const Class& board) { classes[static_cast<std::size_t>(slot[board.beads]++)] = board; });
+namespace {
 
-  Table table;
-  table.values_.assign(static_cast<std::size_t>(kCodeCount), 0);
-  table.positions_ = classes.size();
-  std::int8_t* values = table.values_.data();
-  for (const Class& board : classes) {
-    // Every pit, empty ones too (they can never be best): a loop the compiler unrolls, with
-    // no branch on which pits hold beads.
-    const PathRow& paths = kPaths[board.full];
-    int best = std::numeric_limits<int>::min();
-    for (int pit = 0; pit < kPits; ++pit) {
-      const Step step = move(board, paths, pit);
-      best = std::max(best, step.net - values[step.after]);
-    }
-    if (board.nonempty == 0) best = 0;  // the empty board
-    // Rotating the ring rotates the moves: every rotation has the same value. Turning the
-    // board clockwise by one brings the digit at the top place round to pit 1.
-    int turn = static_cast<int>(board.code);
-    for (int r = 0; r < kPits; ++r) {
-      values[turn] = static_cast<std::int8_t>(best);
-      const int top = board.digits[kPits - 1 - r];
-      turn = (turn - top * kPlace[kPits - 1]) * kCodeBase + top;
-    }
+// The value of class `n` of the index, from the values of lower classes.
+inline std::int8_t solve_class(std::size_t n, const std::int8_t* values) {
+  if (n == 0) return 0;  // the empty board
+  const std::uint32_t record = ioi_classes::kRecord[n];
+  const int code = ioi_classes::code_of(record);
+  const PathRow& paths = kPaths[ioi_classes::full_of(record)];
+  int best = std::numeric_limits<int>::min();
+  for (int pit = 0; pit < kPits; ++pit) {
+    if (ioi_classes::digit_of(record, pit) == 0) continue;
+    const Step step = move(record, code, paths, pit);
+    best = std::max(best, step.net - values[ioi_classes::kClassOf[step.after]]);
   }
+  return static_cast<std::int8_t>(best);
+}
+
+void solve_classes(std::size_t from, std::size_t to, std::int8_t* values) {
+  for (std::size_t n = from; n < to; ++n)
+    values[n] = solve_class(n, values);
+}
+
+}  // namespace
+
+Table Table::solve(int most_beads) {
+  // Class by class in the index's order, which is by bead count: a move always takes at least
+  // one bead off the board, so every successor's class is solved before it is needed, and the
+  // memoized negamax runs without recursion. Only the classes of up to `most_beads` beads are
+  // solved: those are every board a game from a start of that many beads can reach. (One core:
+  // a second, started for the millisecond this takes, costs a whole game more than it saves.)
+  const int most = std::clamp(most_beads, 0, kMaxBeads);
+  Table table;
+  table.solved_beads_ = most;
+  table.positions_ =
+      static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(most) + 1]);
+  table.values_.resize(table.positions_);
+  solve_classes(0, table.positions_, table.values_.data());
   return table;
 }
 

@@ -2,6 +2,7 @@
 // moves, writes its own moves, one a line, flushed.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -42,11 +43,20 @@ ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring = {});
 // it (not an integer, not a pit, an empty pit, or the end of input).
 ProtocolResult read_move(TokenReader& reader, const Game& game, Pit& pit);
 
-// Plays one game as `me` with the table's best moves: reads the start (kPits tokens) and the
+// The table a game is played by, given its start once it is read: a player can then solve only
+// the boards that start can reach.
+using TableForStart = std::function<const Table&(const Board& start)>;
+
+// Plays one game as `me` with the table's best moves: reads the start (ring.pits tokens) and the
 // opponent's moves from `in`, writes each of its own moves to `out` on a line of its own and
 // flushes. Returns as soon as a move has emptied the board, without reading further. On bad
 // input it stops at once, writes nothing more to `out`, and says why in the result.
 // `observer`, when given, is told of each step.
+ProtocolResult play_protocol(std::istream& in, std::ostream& out, Ring ring,
+                             const TableForStart& table_for, Player me = Player::first,
+                             ProtocolObserver* observer = nullptr);
+
+// The same with a table solved beforehand.
 ProtocolResult play_protocol(std::istream& in, std::ostream& out, const Table& table,
                              Player me = Player::first, ProtocolObserver* observer = nullptr);
 

@@ -1,12 +1,14 @@
 // The solved game: the value of every board, and from it the best move.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "ioiwari/board.hpp"
+#include "ioiwari/class_index.hpp"
 #include "ioiwari/ring_table.hpp"
 
 namespace ioiwari {
@@ -31,9 +33,10 @@ struct MoveValue {
 // by RingTable (ring_table.hpp), or loaded from a table file (table_file.hpp).
 class Table {
  public:
-  // Solves the IOI ring: one board per rotation class, in order of bead count, copied to its
-  // rotations. A few milliseconds; see `ioiwari bench`.
-  static Table solve();
+  // Solves the IOI ring: one board per rotation class, in order of bead count, every class of
+  // up to `most_beads` beads (all of them by default; a game from a start needs the start's
+  // beads and no more). About a millisecond; see `ioiwari bench`.
+  static Table solve(int most_beads = kMaxBeads);
 
   // Solves `ring`: the IOI ring as solve() does, any other with RingTable.
   static Table solve(Ring ring, const SolveOptions& options = {});
@@ -43,10 +46,15 @@ class Table {
 
   Ring ring() const { return ring_; }
 
-  // The best net gain the player to move can force from `board` (a board of ring()).
+  // The best net gain the player to move can force from `board`: a board of ring(), of at most
+  // solved_beads() beads.
   int value(const Board& board) const {
-    return classes_ ? classes_->value(board) : values_[static_cast<std::size_t>(board.code())];
+    assert(board.total() <= solved_beads_);
+    return classes_ ? classes_->value(board) : values_[ioi_classes::kClassOf[board.code()]];
   }
+
+  // The most beads of the boards this table holds (every board, unless solve() was told less).
+  int solved_beads() const { return solved_beads_; }
 
   // What the mover nets from now to the end by playing `pit` (which must be legal) and then
   // playing perfectly against perfect play.
@@ -73,9 +81,10 @@ class Table {
  private:
   Table() = default;
   Ring ring_;
-  std::vector<std::int8_t> values_;           // the IOI ring: by code
-  std::shared_ptr<const RingTable> classes_;  // any other ring: by class
+  std::vector<std::int8_t> values_;           // the IOI ring: by class (class_index.hpp)
+  std::shared_ptr<const RingTable> classes_;  // any other ring: by class (ring_table.hpp)
   std::size_t positions_ = 0;
+  int solved_beads_ = kMaxPits * kMaxCapacity;
 };
 
 }  // namespace ioiwari
