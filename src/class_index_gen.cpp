@@ -1,10 +1,12 @@
-// Writes the IOI ring's class index (include/ioiwari/class_index.hpp) as C++ source to the file
-// its one argument names: run when ioiwari is built. The index is structure (which boards are
-// rotations of each other, in which order a solve takes them); it holds no value.
+// Writes the IOI ring's class index and the moves between its classes
+// (include/ioiwari/class_index.hpp) as C++ source to the file its one argument names: run when
+// ioiwari is built, with the move rule of board.cpp. It is the game's structure (which boards
+// are rotations of each other, where each move leads and what it nets), never a value.
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
+#include "ioiwari/board.hpp"
 #include "ioiwari/class_index.hpp"
 
 using namespace ioiwari;
@@ -12,17 +14,17 @@ using namespace ioiwari::ioi_classes;
 
 namespace {
 
-// The board turned by one pit: the top digit comes round to pit 1.
-int rotated(int code) {
-  const int top_place = kCodeCount / kCodeBase;
-  return code % top_place * kCodeBase + code / top_place;
-}
-
-int beads_of(int code) {
-  int beads = 0;
-  for (int pit = 0; pit < kPits; ++pit, code /= kCodeBase)
-    beads += code % kCodeBase;
-  return beads;
+template <class T>
+void write_array(const char* declaration, const std::vector<T>& items, int per_line) {
+  std::printf("\n%s = {", declaration);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::printf("%s%d",
+                i == 0                                   ? "\n"
+                : i % static_cast<std::size_t>(per_line) ? ","
+                                                         : ",\n",
+                static_cast<int>(items[i]));
+  }
+  std::printf("};\n");
 }
 
 }  // namespace
@@ -34,52 +36,55 @@ int main(int argc, char** argv) {
   }
   // Codes in increasing order: the first code met of a class is its smallest, its canonical
   // board, and it marks the whole class.
-  std::vector<int> canonical(kCodeCount, -1);
-  std::vector<int> classes;
-  for (int code = 0; code < kCodeCount; ++code) {
-    if (canonical[static_cast<std::size_t>(code)] >= 0) continue;
-    for (int turn = code, k = 0; k < kPits; ++k, turn = rotated(turn))
-      canonical[static_cast<std::size_t>(turn)] = code;
+  std::vector<Board::Code> canonical(kCodeCount, kCodeCount);
+  std::vector<Board::Code> classes;
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+    if (canonical[code] != kCodeCount) continue;
+    const Board board = Board::from_code(code);
+    for (int steps = 0; steps < kPits; ++steps)
+      canonical[board.rotated(steps).code()] = code;
     classes.push_back(code);
-  }
-  // Numbered by bead count, then by code.
-  std::vector<int> next(kFirst.begin(), kFirst.end());
-  std::vector<int> number(kCodeCount, -1);
-  std::vector<std::uint32_t> records(classes.size());
-  for (int code : classes) {
-    const int n = next[static_cast<std::size_t>(beads_of(code))]++;
-    number[static_cast<std::size_t>(code)] = n;
-    std::uint32_t digits = 0, full = 0;
-    for (int pit = 0, rest = code; pit < kPits; ++pit, rest /= kCodeBase) {
-      const int digit = rest % kCodeBase;
-      digits |= static_cast<std::uint32_t>(digit) << (kDigitBits * pit);
-      full |= digit == kPitCapacity ? 1u << pit : 0u;
-    }
-    records[static_cast<std::size_t>(n)] = record(digits, full);
-    if (code_of(records[static_cast<std::size_t>(n)]) != code) {
-      std::fprintf(stderr, "class_index_gen: the record of code %d does not give it back\n", code);
-      return 1;
-    }
   }
   if (static_cast<int>(classes.size()) != kCount) {
     std::fprintf(stderr, "class_index_gen: %zu classes, Burnside says %d\n", classes.size(),
                  kCount);
     return 1;
   }
+  // Numbered by bead count, then by code.
+  std::vector<int> next(kFirst.begin(), kFirst.end());
+  std::vector<std::uint16_t> number(kCodeCount);
+  std::vector<Board::Code> numbered(classes.size());
+  for (Board::Code code : classes) {
+    const int n = next[static_cast<std::size_t>(Board::from_code(code).total())]++;
+    number[code] = static_cast<std::uint16_t>(n);
+    numbered[static_cast<std::size_t>(n)] = code;
+  }
+  std::vector<std::uint16_t> class_of(kCodeCount);
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code)
+    class_of[code] = number[canonical[code]];
+  // Every move of every class's canonical board, by the rule of play().
+  std::vector<std::uint16_t> after;
+  std::vector<std::int8_t> net;
+  for (Board::Code code : numbered) {
+    const Board board = Board::from_code(code);
+    for (Pit pit : board.pits()) {
+      if (!board.is_legal(pit)) {
+        after.push_back(0);
+        net.push_back(kNoMove);
+        continue;
+      }
+      const MoveResult move = play(board, pit);
+      after.push_back(class_of[move.after.code()]);
+      net.push_back(static_cast<std::int8_t>(move.net()));
+    }
+  }
   std::printf(
       "// Written by class_index_gen when ioiwari was built; see include/ioiwari/"
       "class_index.hpp.\n#include \"ioiwari/class_index.hpp\"\n\nnamespace ioiwari::ioi_classes "
-      "{\n\nconst std::uint16_t kClassOf[kCodeCount] = {");
-  for (int code = 0; code < kCodeCount; ++code) {
-    std::printf("%s%d",
-                code == 0   ? "\n"
-                : code % 24 ? ","
-                            : ",\n",
-                number[static_cast<std::size_t>(canonical[static_cast<std::size_t>(code)])]);
-  }
-  std::printf("};\n\nconst std::uint32_t kRecord[kCount] = {");
-  for (std::size_t n = 0; n < records.size(); ++n)
-    std::printf("%s0x%x", n == 0 ? "\n" : n % 8 ? "," : ",\n", static_cast<unsigned>(records[n]));
-  std::printf("};\n\n}  // namespace ioiwari::ioi_classes\n");
+      "{\n");
+  write_array("const std::uint16_t kClassOf[kCodeCount]", class_of, 24);
+  write_array("const std::uint16_t kAfter[kCount * kPits]", after, 21);
+  write_array("const std::int8_t kNet[kCount * kPits]", net, 28);
+  std::printf("\n}  // namespace ioiwari::ioi_classes\n");
   return std::fflush(stdout) != 0 || std::ferror(stdout) ? 1 : 0;
 }

@@ -1,5 +1,7 @@
-// The rotation classes of the IOI ring, as a table made when ioiwari is built: structure only,
-// no value (src/class_index_gen.cpp writes it; the values are solved at startup, every time).
+// The rotation classes of the IOI ring and the moves between them, as tables made when ioiwari
+// is built (src/class_index_gen.cpp writes them with the rule of board.cpp): the game's
+// structure, no value. The values are solved at startup, every time, by negamax over these
+// moves (solver.cpp).
 //
 // Classes are numbered by bead count, then by code, so that a solve walks them in order and
 // the classes of one bead count are a range. Every board code maps to its class, so a board's
@@ -83,33 +85,17 @@ inline constexpr std::array<int, kMaxBeads + 2> kFirst = [] {
   return first;
 }();
 
-// A class's canonical board (the rotation with the smallest code), packed in 32 bits: its
-// digits kDigitBits a pit from pit 1, then the mask of its full pits (bit i: pit i holds
-// kPitCapacity). Four bytes a class, so that a solve reads as little of the index as it can.
-inline constexpr int kDigitBits = 3;  // a digit 0..kPitCapacity
-inline constexpr int kFullShift = kPits * kDigitBits;
-static_assert(kPitCapacity < (1 << kDigitBits) && kFullShift + kPits <= 32);
-
-constexpr std::uint32_t record(std::uint32_t digits, std::uint32_t full) {
-  return digits | full << kFullShift;
-}
-constexpr int digit_of(std::uint32_t record, int pit) {
-  return static_cast<int>((record >> (kDigitBits * pit)) & ((1u << kDigitBits) - 1));
-}
-constexpr unsigned full_of(std::uint32_t record) {
-  return record >> kFullShift;
-}
-// The board's code: its digits as a number in base kCodeBase, pit 1 the lowest.
-constexpr int code_of(std::uint32_t record) {
-  int code = 0;
-  for (int pit = kPits - 1; pit >= 0; --pit)
-    code = code * kCodeBase + digit_of(record, pit);
-  return code;
-}
+// A move of an empty pit, which is no move: its net is below any real move's value, so it is
+// never the best.
+inline constexpr std::int8_t kNoMove = -128;
+static_assert(kNoMove < -2 * kMaxBeads);
 
 // The class of every board code.
 extern const std::uint16_t kClassOf[kCodeCount];
-// The canonical board of every class, as record() packs it.
-extern const std::uint32_t kRecord[kCount];
+// The moves of every class's canonical board (the rotation with the smallest code), kPits a
+// class in pit order: the class of the board after the move, and what the move nets its mover
+// (kNoMove, to class 0, for an empty pit).
+extern const std::uint16_t kAfter[kCount * kPits];
+extern const std::int8_t kNet[kCount * kPits];
 
 }  // namespace ioiwari::ioi_classes
