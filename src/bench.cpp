@@ -107,6 +107,13 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
           << ", \"table_positions_per_second\": " << result.positions_per_second()
           << ", \"agrees\": " << (negamax->agrees ? "true" : "false") << "}";
     }
+    if (const auto& process = result.process) {
+      out << ", \"process\": {\"runs\": " << process->runs
+          << ", \"game_ms\": " << std::setprecision(4) << process->game_ms
+          << ", \"version_ms\": " << process->version_ms
+          << ", \"game_faults\": " << process->game_faults
+          << ", \"version_faults\": " << process->version_faults << "}";
+    }
     out << "}\n";
   } else {
     out << std::fixed << std::setprecision(3);
@@ -126,6 +133,13 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
           << (negamax->agrees ? "the same as the table's on every board"
                               : "DIFFERENT from the table's")
           << '\n';
+    }
+    if (const auto& process = result.process) {
+      out << std::dec << std::setprecision(3) << "a whole game as a process, " << process->runs
+          << " runs: median " << process->game_ms
+          << " ms; ioiwari --version: " << process->version_ms << " ms\n"
+          << "minor page faults: " << process->game_faults << " a game, " << process->version_faults
+          << " for --version (" << process->game_faults - process->version_faults << " more)\n";
     }
   }
   out.flags(flags);

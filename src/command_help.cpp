@@ -96,8 +96,10 @@ constexpr std::array kCommands = {
     CommandHelp{"bench", "ioiwari bench [--runs N] [--negamax] [--json] [--quiet] [RING]",
                 "build the table N times: its time, its rate and its signature",
                 "The signature is the positions the solver evaluated and a checksum of every\n"
-                "board's value and best move; a test pins it.\n"
-                "  --runs N     builds (default 101)\n"
+                "board's value and best move; a test pins it. On the IOI's ring it then runs\n"
+                "itself N times as a child on a whole game, and N times with --version, and\n"
+                "prints the median time and the minor page faults of each.\n"
+                "  --runs N     builds, and games (default 101)\n"
                 "  --negamax    also solve every board N times with the generic memoized negamax\n"
                 "               library, and compare positions per second and values\n"
                 "  --json       the result as JSON\n"

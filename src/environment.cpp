@@ -9,6 +9,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <streambuf>
+#include <string>
+#include <utility>
 
 namespace ioiwari {
 
@@ -81,6 +83,13 @@ Environment Environment::of_process() {
   if (pages > 0 && page_size > 0) {
     environment.memory_bytes =
         static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+  }
+  // Linux names the running program's file here, whatever argv[0] or PATH say.
+  std::string self(4096, '\0');
+  const ssize_t length = ::readlink("/proc/self/exe", self.data(), self.size());
+  if (length > 0 && static_cast<std::size_t>(length) < self.size()) {
+    self.resize(static_cast<std::size_t>(length));
+    environment.self_path = std::move(self);
   }
   environment.catch_interrupts = [] {
     // Without SA_RESTART a read blocked at the prompt returns with EINTR, so the game can

@@ -1,12 +1,13 @@
 #include "ioiwari/solver.hpp"
 
-#include "ioiwari/class_index.hpp"
-
 #include <algorithm>
-#include <array>
-#include <cassert>
+#include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
+#include <vector>
+
+#include "ioiwari/class_index.hpp"
 
 namespace ioiwari {
 

@@ -43,3 +43,20 @@ TEST_CASE("bench reports for people and for machines", "[bench]") {
         "\"boards\": 279936, \"boards_per_second\": 139968000, \"positions\": 40000, "
         "\"checksum\": \"0000000000000abc\"}\n");
 }
+
+TEST_CASE("bench reports a whole game as a process when it has timed one", "[bench]") {
+  BenchResult result;
+  result.runs = 3;
+  result.process = ProcessBench{3, 1.25, 0.5, 70, 50};
+  std::ostringstream text, json;
+  write_bench(text, result, false);
+  write_bench(json, result, true);
+  CHECK(
+      text.str().ends_with("a whole game as a process, 3 runs: median 1.250 ms; ioiwari "
+                           "--version: 0.500 ms\n"
+                           "minor page faults: 70 a game, 50 for --version (20 more)\n"));
+  CHECK(
+      json.str().ends_with(", \"process\": {\"runs\": 3, \"game_ms\": 1.2500, "
+                           "\"version_ms\": 0.5000, \"game_faults\": 70, "
+                           "\"version_faults\": 50}}\n"));
+}

@@ -471,3 +471,31 @@ TEST_CASE("a damaged table file stops the binary with one line and status 7", "[
   CHECK(outcome.err == "ioiwari: table '" + path + "' fails its checksum: it is damaged\n");
   std::filesystem::remove(path);
 }
+
+TEST_CASE("bench runs the binary itself on a whole game and reports its time and faults",
+          "[e2e][bench]") {
+  const Outcome text = run({"bench", "--runs", "3"}, "");
+  CHECK(text.status.success());
+  CHECK(text.err.empty());
+  CHECK(text.out.find("\na whole game as a process, 3 runs: median ") != std::string::npos);
+  CHECK(text.out.find(" ms; ioiwari --version: ") != std::string::npos);
+  CHECK(text.out.find("\nminor page faults: ") != std::string::npos);
+  const Outcome json = run({"bench", "--runs", "3", "--json"}, "");
+  CHECK(json.status.success());
+  const auto at = json.out.find(", \"process\": {\"runs\": 3, \"game_ms\": ");
+  REQUIRE(at != std::string::npos);
+  // A game solves and plays; --version does neither: the game touches more pages.
+  const auto count_after = [&](const std::string& key) {
+    const auto place = json.out.find(key, at);
+    REQUIRE(place != std::string::npos);
+    return std::stol(json.out.substr(place + key.size()));
+  };
+  const long game = count_after("\"game_faults\": ");
+  const long version = count_after("\"version_faults\": ");
+  CHECK(version > 0);
+  CHECK(game > version);
+  // Only the IOI ring has a game to time.
+  const Outcome ring = run({"bench", "--pits", "5", "--capacity", "3"}, "");
+  CHECK(ring.status.success());
+  CHECK(ring.out.find("process") == std::string::npos);
+}

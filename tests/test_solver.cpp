@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "ioiwari/class_index.hpp"
 #include "ioiwari/random.hpp"
 #include "ioiwari/solver.hpp"
 #include "reference.hpp"
@@ -112,4 +113,68 @@ TEST_CASE("the first player wins every IOI start, by 2, 4 or 6", "[solver]") {
   // The distribution this table finds; the rules promise only that every margin is 2, 4 or 6.
   const std::map<int, int> expected = {{2, 140}, {4, 133}, {6, 84}};
   CHECK(margins == expected);
+}
+
+TEST_CASE("the class index maps every rotation of a board to one class, in bead order",
+          "[solver][classes]") {
+  using namespace ioi_classes;
+  std::vector<int> boards_of(kCount, 0);
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+    const Board board = Board::from_code(code);
+    const int of = kClassOf[code];
+    REQUIRE(of < kCount);
+    REQUIRE(of == kClassOf[board.rotated(1).code()]);
+    // Classes of `beads` beads are kFirst[beads] up to kFirst[beads + 1].
+    REQUIRE(of >= kFirst[static_cast<std::size_t>(board.total())]);
+    REQUIRE(of < kFirst[static_cast<std::size_t>(board.total()) + 1]);
+    // Within a bead count, classes go in order of their canonical codes.
+    if (board.canonical().code() == code && of > kFirst[static_cast<std::size_t>(board.total())])
+      REQUIRE(boards_of[static_cast<std::size_t>(of) - 1] > 0);
+    ++boards_of[static_cast<std::size_t>(of)];
+  }
+  // Every class is some board's, and no class holds two rotation orbits.
+  for (int count : boards_of)
+    REQUIRE((count == 1 || count == kPits));
+}
+
+TEST_CASE("the moves made at build time are the rules' moves", "[solver][classes]") {
+  using namespace ioi_classes;
+  // Each class's canonical board: the smallest code of the class.
+  std::vector<Board::Code> canonical(kCount, kCodeCount);
+  for (Board::Code code = kCodeCount; code-- > 0;)
+    canonical[kClassOf[code]] = code;
+  for (int of = 0; of < kCount; ++of) {
+    const Board board = Board::from_code(canonical[static_cast<std::size_t>(of)]);
+    for (Pit pit : board.pits()) {
+      const auto at = static_cast<std::size_t>(of) * kPits + static_cast<std::size_t>(pit.index());
+      if (!board.is_legal(pit)) {
+        REQUIRE(kNet[at] == kNoMove);
+        continue;
+      }
+      const MoveResult move = play(board, pit);
+      INFO("class " << of << ", pit " << pit.label());
+      REQUIRE(kNet[at] == move.net());
+      REQUIRE(kAfter[at] == kClassOf[move.after.code()]);
+    }
+  }
+}
+
+TEST_CASE("a table of the start's beads is the full table on every board it holds",
+          "[solver][classes]") {
+  const Table full = Table::solve();
+  CHECK(full.solved_beads() == kMaxBeads);
+  for (const int beads : {0, 1, 7, kStartBeads}) {
+    const Table part = Table::solve(beads);
+    CHECK(part.solved_beads() == beads);
+    CHECK(part.positions() ==
+          static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(beads) + 1]));
+    for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
+      const Board board = Board::from_code(code);
+      if (board.total() > beads) continue;
+      REQUIRE(part.value(board) == full.value(board));
+      REQUIRE(part.best_move(board) == full.best_move(board));
+    }
+  }
+  // An IOI start's table: boards of up to 20 beads.
+  CHECK(Table::solve(kStartBeads).positions() == 29709);
 }

@@ -5,8 +5,10 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <string>
 
 #include "ioiwari/ring.hpp"
+#include "ioiwari/solver.hpp"
 
 namespace ioiwari {
 
@@ -20,6 +22,15 @@ struct NegamaxBench {
   }
 };
 
+// A whole game as its own process, and `ioiwari --version` for comparison: what a judge waits
+// for, start-up included. Times are medians of wall time; faults are medians of the minor page
+// faults (a count that hardly moves from run to run).
+struct ProcessBench {
+  int runs = 0;
+  double game_ms = 0, version_ms = 0;
+  long game_faults = 0, version_faults = 0;
+};
+
 struct BenchResult {
   Ring ring;  // the IOI's unless --pits or --capacity say otherwise
   int runs = 0;
@@ -28,6 +39,7 @@ struct BenchResult {
   std::size_t boards = 0;     // boards in the table
   std::uint64_t checksum = 0;
   std::optional<NegamaxBench> negamax;
+  std::optional<ProcessBench> process;
   double boards_per_second() const {
     return median_ms > 0 ? static_cast<double>(boards) / (median_ms / 1000) : 0;
   }
@@ -43,6 +55,13 @@ struct BenchResult {
 // done.
 BenchResult run_bench(int runs, bool negamax = false, Ring ring = {},
                       const std::function<void(int)>& ran = {});
+
+// Runs `program` (ioiwari itself) `runs` times as a child on a whole game, and as many times
+// with --version, in turn: the IOI game from 4 3 2 4 2 3 2 against `table`'s own best replies,
+// read from a pipe, its moves written to /dev/null. Nothing when the program cannot be run or
+// does not play the game out (POSIX: fork, exec, wait4).
+std::optional<ProcessBench> time_processes(const std::string& program, int runs,
+                                           const Table& table);
 
 // The result for people, or as one JSON object.
 void write_bench(std::ostream& out, const BenchResult& result, bool json);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <istream>
 #include <memory>
+#include <string>
 
 namespace ioiwari {
 
@@ -21,6 +22,8 @@ struct Environment {
   // Work that ends sooner than this draws no progress line (tests make it 0, so as not to
   // depend on how fast the machine is).
   std::chrono::milliseconds progress_delay{1000};
+  // This program's own file, for `bench` to run itself as a child; empty when unknown (tests).
+  std::string self_path;
   // Makes Ctrl-C end a read instead of the process (for `ioiwari play`).
   std::function<void()> catch_interrupts = [] {};
   // Whether Ctrl-C has been pressed since catch_interrupts().

@@ -28,14 +28,15 @@ struct MoveValue {
 //   value(b) = max over legal pits p of  net(p) - value(after p).
 // Ties between equally good moves go to the lowest pit label.
 //
-// The IOI's ring has a solver of its own, specialised at compile time (a few milliseconds,
-// every code's value in a flat array); every other ring is solved one rotation class at a time
-// by RingTable (ring_table.hpp), or loaded from a table file (table_file.hpp).
+// The IOI's ring has a solver of its own, specialised when ioiwari is built: its rotation
+// classes and the moves between them are tables made then (class_index.hpp), so a solve is one
+// pass over them, well under a millisecond. Every other ring is solved one rotation class at a
+// time by RingTable (ring_table.hpp), or loaded from a table file (table_file.hpp).
 class Table {
  public:
   // Solves the IOI ring: one board per rotation class, in order of bead count, every class of
   // up to `most_beads` beads (all of them by default; a game from a start needs the start's
-  // beads and no more). About a millisecond; see `ioiwari bench`.
+  // beads and no more). A fraction of a millisecond; see `ioiwari bench`.
   static Table solve(int most_beads = kMaxBeads);
 
   // Solves `ring`: the IOI ring as solve() does, any other with RingTable.
