@@ -1,6 +1,7 @@
 #include "ioiwari/solver.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <optional>
