@@ -1,5 +1,5 @@
 // `ioiwari bench`'s whole-process figures: ioiwari run as a child on a whole game, and with
-// --version for comparison (POSIX: posix_spawn, pipe, wait4).
+// --version for comparison (POSIX: posix_spawn, pipes, wait4).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -25,58 +26,91 @@ namespace {
 // The start the README's figures and the classic player's comparison use.
 constexpr std::array<int, kPits> kBenchStart{4, 3, 2, 4, 2, 3, 2};
 
-// What player 2 sends to a player 1 that plays `table`'s best moves: the start, then player
-// 2's own best replies, one a line. The player writes its moves; we know them in advance.
-std::string game_input(const Table& table) {
+// A whole game between a player 1 and a player 2 that both play `table`'s best moves: what
+// player 2 sends (the start, then its replies, one a line) and what player 1 must write.
+struct Dialogue {
+  std::string input, moves;
+};
+
+Dialogue game_dialogue(const Table& table) {
   Game game(*Board::from_counts(kBenchStart));
-  std::string input;
+  Dialogue dialogue;
   for (const int beads : kBenchStart)
-    input += std::to_string(beads) + ' ';
-  input.back() = '\n';
+    dialogue.input += std::to_string(beads) + ' ';
+  dialogue.input.back() = '\n';
   while (!game.over()) {
     const Pit pit = *table.best_move(game.board());
-    if (game.to_move() == Player::second) input += std::to_string(pit.label()) + '\n';
+    std::string& side = game.to_move() == Player::first ? dialogue.moves : dialogue.input;
+    side += std::to_string(pit.label()) + '\n';
     game.play(pit);
   }
-  return input;
+  return dialogue;
 }
 
 struct Run {
   double ms = 0;
   long faults = 0;
+  std::string output;
 };
 
-// Runs `program` with `arguments`, `input` on its standard input and its output thrown away;
-// nothing unless it exits with status 0. A spawn (vfork underneath) costs the same whatever
-// this process holds, so the time is the child's, start-up included.
+// Writes all of `data` to `fd`; false when it cannot.
+bool write_all(int fd, const std::string& data) {
+  for (std::size_t done = 0; done < data.size();) {
+    const ssize_t bytes = ::write(fd, data.data() + done, data.size() - done);
+    if (bytes < 0 && errno == EINTR) continue;
+    if (bytes <= 0) return false;
+    done += static_cast<std::size_t>(bytes);
+  }
+  return true;
+}
+
+// Reads `fd` to its end, keeping at most kMaxOutput bytes.
+void read_all(int fd, std::string& into) {
+  constexpr std::size_t kMaxOutput = 4096;
+  char buffer[512];
+  for (;;) {
+    const ssize_t bytes = ::read(fd, buffer, sizeof buffer);
+    if (bytes < 0 && errno == EINTR) continue;
+    if (bytes <= 0) return;
+    if (into.size() < kMaxOutput) into.append(buffer, static_cast<std::size_t>(bytes));
+  }
+}
+
+// Runs `program` with `arguments` and `input` on its standard input, and collects its standard
+// output (its standard error is thrown away); nothing unless it exits with status 0. A spawn
+// (vfork underneath) costs the same whatever this process holds, so the time is the child's,
+// start-up included. The input is a few dozen bytes, which the pipe holds whole: writing it
+// never waits for the child, and then reading the output to its end cannot deadlock.
 std::optional<Run> run_once(const std::string& program, const std::vector<std::string>& arguments,
                             const std::string& input) {
-  int pipe_ends[2];
-  if (::pipe2(pipe_ends, O_CLOEXEC) != 0) return std::nullopt;
+  int to_child[2], from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0) return std::nullopt;
+  if (::pipe2(from_child, O_CLOEXEC) != 0) {
+    ::close(to_child[0]);
+    ::close(to_child[1]);
+    return std::nullopt;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_ends[0], STDIN_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const std::string& argument : arguments)
     argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
+  Run run;
   const auto begin = std::chrono::steady_clock::now();
   pid_t pid = -1;
   const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_ends[0]);
-  bool written = spawned == 0;
-  // The game is a few dozen bytes: the pipe holds it all, so this never waits for the child.
-  for (std::size_t done = 0; written && done < input.size();) {
-    const ssize_t bytes = ::write(pipe_ends[1], input.data() + done, input.size() - done);
-    if (bytes < 0 && errno == EINTR) continue;
-    written = bytes > 0;
-    if (written) done += static_cast<std::size_t>(bytes);
-  }
-  ::close(pipe_ends[1]);
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  const bool written = spawned == 0 && write_all(to_child[1], input);
+  ::close(to_child[1]);
+  if (spawned == 0) read_all(from_child[0], run.output);
+  ::close(from_child[0]);
   if (spawned != 0) return std::nullopt;
   int status = 0;
   rusage usage{};
@@ -88,7 +122,9 @@ std::optional<Run> run_once(const std::string& program, const std::vector<std::s
   if (waited != pid || !written || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return std::nullopt;
   }
-  return Run{std::chrono::duration<double, std::milli>(end - begin).count(), usage.ru_minflt};
+  run.ms = std::chrono::duration<double, std::milli>(end - begin).count();
+  run.faults = usage.ru_minflt;
+  return run;
 }
 
 template <class Value>
@@ -102,16 +138,20 @@ Value median_of(std::vector<Value> values) {
 std::optional<ProcessBench> time_processes(const std::string& program, int runs,
                                            const Table& table) {
   if (runs < 1) return std::nullopt;
-  const std::string input = game_input(table);
+  // A child that exits before reading its input must not kill us as we write it.
+  std::signal(SIGPIPE, SIG_IGN);
+  const Dialogue game = game_dialogue(table);
   std::vector<double> game_ms, version_ms;
   std::vector<long> game_faults, version_faults;
   // In turn, so that a machine that slows down meanwhile slows both alike.
   for (int run = 0; run < runs; ++run) {
-    const auto game = run_once(program, {}, input);
+    const auto played = run_once(program, {}, game.input);
     const auto version = run_once(program, {"--version"}, "");
-    if (!game || !version) return std::nullopt;
-    game_ms.push_back(game->ms);
-    game_faults.push_back(game->faults);
+    // Only a child that played the whole game, move for move, has been timed on it.
+    if (!played || played->output != game.moves) return std::nullopt;
+    if (!version || !version->output.starts_with("ioiwari ")) return std::nullopt;
+    game_ms.push_back(played->ms);
+    game_faults.push_back(played->faults);
     version_ms.push_back(version->ms);
     version_faults.push_back(version->faults);
   }

@@ -2,9 +2,13 @@
 // changes any value or best move changes the checksum; a speed-up that keeps it is harmless.
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "catch.hpp"
 #include "ioiwari/bench.hpp"
+#include "ioiwari/cli.hpp"
+#include "ioiwari/environment.hpp"
 #include "ioiwari/solver.hpp"
 
 using namespace ioiwari;
@@ -59,4 +63,23 @@ TEST_CASE("bench reports a whole game as a process when it has timed one", "[ben
       json.str().ends_with(", \"process\": {\"runs\": 3, \"game_ms\": 1.2500, "
                            "\"version_ms\": 0.5000, \"game_faults\": 70, "
                            "\"version_faults\": 50}}\n"));
+}
+
+TEST_CASE("bench times no process that does not play the game out, and says so", "[bench]") {
+  const Table table = Table::solve();
+  CHECK_FALSE(time_processes("/nonexistent/ioiwari", 1, table));
+  CHECK_FALSE(time_processes("/bin/false", 1, table));
+  // Exits 0 at once, writing no move: not a game.
+  CHECK_FALSE(time_processes("/bin/true", 1, table));
+  // Writes its input back: the replies are not the moves.
+  CHECK_FALSE(time_processes("/bin/cat", 1, table));
+  Environment environment;
+  environment.self_path = "/bin/true";
+  std::istringstream in;
+  std::ostringstream out, err;
+  const std::vector<std::string_view> args{"bench", "--runs", "1"};
+  CHECK(run_cli(args, in, out, err, environment) == 0);
+  CHECK(err.str() ==
+        "ioiwari: bench: '/bin/true' did not play a whole game as a child; no process figures\n");
+  CHECK(out.str().find("process") == std::string::npos);
 }

@@ -58,8 +58,10 @@ BenchResult run_bench(int runs, bool negamax = false, Ring ring = {},
 
 // Runs `program` (ioiwari itself) `runs` times as a child on a whole game, and as many times
 // with --version, in turn: the IOI game from 4 3 2 4 2 3 2 against `table`'s own best replies,
-// read from a pipe, its moves written to /dev/null. Nothing when the program cannot be run or
-// does not play the game out (POSIX: fork, exec, wait4).
+// read from a pipe. Nothing when the program cannot be run, or does not write exactly
+// `table`'s best moves of that game and exit 0, or does not name itself ioiwari for --version
+// (POSIX: posix_spawn, wait4). Sets SIGPIPE to be ignored in this process, as ChildProcess
+// does.
 std::optional<ProcessBench> time_processes(const std::string& program, int runs,
                                            const Table& table);
 
