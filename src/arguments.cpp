@@ -77,7 +77,7 @@ bool RingOptions::take(std::string_view command, std::string_view arg, Arguments
   } else if (arg == "--capacity") {
     if (const auto capacity = number(kMinCapacity, kMaxCapacity)) ring.capacity = *capacity;
   } else if (arg == "--start-beads") {
-    start_beads = number(1, kMaxPits * kMaxCapacity);
+    start_beads = number(1, kMaxRingBeads);
   } else if (arg == "--start-range") {
     const auto text = args.value();
     const std::string where = std::string(command) + ": --start-range";

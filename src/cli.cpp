@@ -105,7 +105,7 @@ Table solve_ring(std::string_view command, Ring ring, std::ostream& err,
 // solved now.
 TableOrExit table_for(std::string_view command, const RingOptions& options, std::ostream& err,
                       const Environment& environment, bool quiet = false,
-                      int most_beads = kMaxPits * kMaxCapacity) {
+                      int most_beads = kMaxRingBeads) {
   if (options.table) {
     try {
       return {Table(load_table(*options.table, options.ring))};
@@ -144,6 +144,24 @@ std::optional<std::vector<Board>> ring_starts(std::string_view command, const Ri
   return starts(options.ring, rule);
 }
 
+// The start of `command`'s game: --start's board, or else one of the ring's starts drawn by
+// `seed`, which is first drawn from the system's random device when empty. Nothing, with
+// `exit` set, when --start is not a board of the ring or the ring's starts cannot be listed.
+std::optional<Board> game_start(std::string_view command, const StartOptions& starts,
+                                const RingOptions& ring, std::optional<std::uint64_t>& seed,
+                                std::ostream& err, int& exit) {
+  std::string error;
+  if (auto start = starts.start(command, ring.ring, error)) return start;
+  if (!error.empty()) {
+    exit = usage_error(err, error, command);
+    return std::nullopt;
+  }
+  const auto all = ring_starts(command, ring, err, exit);
+  if (!all) return std::nullopt;
+  if (!seed) seed = std::random_device{}();
+  return random_start(*all, seed);
+}
+
 int player_command(std::span<const std::string_view> all, std::istream& in, std::ostream& out,
                    std::ostream& err, const Environment& environment) {
   Player me = Player::first;
@@ -170,8 +188,8 @@ int player_command(std::span<const std::string_view> all, std::istream& in, std:
   }
   ProtocolResult result;
   if (ring.ring.is_ioi() && !ring.table) {
-    // The IOI ring solves in a millisecond: once the start is read, only the boards it can
-    // reach (those of at most its beads) are solved.
+    // The IOI ring solves in well under a millisecond: once the start is read, only the boards it
+    // can reach (those of at most its beads) are solved.
     std::optional<Table> table;
     result = play_protocol(
         in, out, ring.ring,
@@ -215,18 +233,12 @@ int play_command(Arguments args, std::istream& in, std::ostream& out, std::ostre
   if (starts.start_text && starts.seed) {
     return mistake("play: --start and --seed do not go together");
   }
-  std::string error;
-  if (const auto start = starts.start("play", ring.ring, error)) {
-    options.start = *start;
-  } else if (!error.empty()) {
-    return mistake(error);
-  } else {
-    int exit = 0;
-    const auto all = ring_starts("play", ring, err, exit);
-    if (!all) return exit;
-    options.seed = starts.seed ? *starts.seed : std::random_device{}();
-    options.start = random_start(*all, options.seed);
-  }
+  // Set only when a seed draws the start, to say which.
+  options.seed = starts.seed;
+  int exit = 0;
+  const auto start = game_start("play", starts, ring, options.seed, err, exit);
+  if (!start) return exit;
+  options.start = *start;
   options.color = environment.output_is_terminal && !environment.no_color && !no_color;
   options.interrupted = environment.interrupted;
   const TableOrExit found = table_for("play", ring, err, environment, false, options.start.total());
@@ -267,18 +279,13 @@ int opponent_command(Arguments args, std::istream& in, std::ostream& out, std::o
       return mistake("opponent: unknown option '" + std::string(arg) + "'");
     }
   }
-  std::string error;
-  if (const auto start = starts.start("opponent", ring.ring, error)) {
-    options.start = *start;
-  } else if (!error.empty()) {
-    return mistake(error);
-  } else {
-    int exit = 0;
-    const auto all = ring_starts("opponent", ring, err, exit);
-    if (!all) return exit;
-    options.start = random_start(*all, starts.seed);
-  }
-  options.seed = starts.seed ? *starts.seed : std::random_device{}();
+  // One seed draws the start and the strategy's choices.
+  std::optional<std::uint64_t> seed = starts.seed;
+  int exit = 0;
+  const auto start = game_start("opponent", starts, ring, seed, err, exit);
+  if (!start) return exit;
+  options.start = *start;
+  options.seed = seed ? *seed : std::random_device{}();
   std::ofstream record_file;
   if (record) {
     record_file.open(*record);

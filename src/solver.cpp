@@ -14,12 +14,12 @@ namespace ioiwari {
 
 namespace {
 
-// Solves classes `from`..`to` of the index, in order. A class's value is the best of its moves'
-// nets less the values of the classes they lead to, all of fewer beads, so solved already.
-void solve_classes(std::size_t from, std::size_t to, std::int8_t* values) {
+// Solves the first `count` classes of the index, in order. A class's value is the best of its
+// moves' nets less the values of the classes they lead to, all of fewer beads, so solved already.
+void solve_classes(std::size_t count, std::int8_t* values) {
   using ioi_classes::kAfter;
   using ioi_classes::kNet;
-  for (std::size_t n = from; n < to; ++n) {
+  for (std::size_t n = 0; n < count; ++n) {
     // Every pit, empty ones too (kNoMove is never the best): a loop with no branch.
     const std::size_t moves = n * kPits;
     int best = std::numeric_limits<int>::min();
@@ -43,7 +43,7 @@ Table Table::solve(int most_beads) {
   table.positions_ =
       static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(most) + 1]);
   table.values_.resize(table.positions_);
-  solve_classes(0, table.positions_, table.values_.data());
+  solve_classes(table.positions_, table.values_.data());
   return table;
 }
 

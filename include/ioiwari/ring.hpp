@@ -15,6 +15,8 @@ inline constexpr int kMinPits = 3;
 inline constexpr int kMaxPits = 13;
 inline constexpr int kMinCapacity = 1;
 inline constexpr int kMaxCapacity = 9;
+// The most beads a board of any ring holds.
+inline constexpr int kMaxRingBeads = kMaxPits * kMaxCapacity;
 
 // The pits and what a pit holds at most: all that the move rule and a board's code depend on.
 struct Ring {

@@ -85,7 +85,7 @@ class Table {
   std::vector<std::int8_t> values_;           // the IOI ring: by class (class_index.hpp)
   std::shared_ptr<const RingTable> classes_;  // any other ring: by class (ring_table.hpp)
   std::size_t positions_ = 0;
-  int solved_beads_ = kMaxPits * kMaxCapacity;
+  int solved_beads_ = kMaxRingBeads;
 };
 
 }  // namespace ioiwari
