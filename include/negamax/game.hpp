@@ -25,7 +25,6 @@
 #pragma once
 
 #include <array>
-#include <cassert>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +32,8 @@
 #include <memory>
 #include <new>
 #include <ranges>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace negamax {
@@ -61,14 +62,19 @@ struct Step {
 
 // A list of at most `Capacity` moves held inline, for games that know the most moves a state
 // can have: no allocation per state searched. Moves must be trivially copyable values; they
-// need no default constructor (no slot is filled until push_back).
+// need no default constructor (no slot is filled until push_back). A move beyond `Capacity` is
+// a bug in the game: push_back throws std::length_error, in every build, instead of writing
+// past the list.
 template <class Move, std::size_t Capacity>
 class MoveList {
   static_assert(std::is_trivially_copyable_v<Move> && std::is_trivially_destructible_v<Move>);
 
  public:
   void push_back(const Move& move) {
-    assert(size_ < Capacity);
+    if (size_ == Capacity) {
+      throw std::length_error("negamax: a MoveList of " + std::to_string(Capacity) +
+                              " moves is full: the game gives a state more moves than it said");
+    }
     std::construct_at(reinterpret_cast<Move*>(bytes_) + size_++, move);
   }
   std::size_t size() const { return size_; }

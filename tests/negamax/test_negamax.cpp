@@ -276,18 +276,39 @@ struct Faulty {
   std::size_t hash(int state) const { return static_cast<std::size_t>(state); }
 };
 
-// A game whose key overruns its own bound.
+// A game whose key overruns its own bound: state 0's one move leads to state `next`, whose key
+// is `next`, while key_count() is 2.
 struct Overrun {
   using State = int;
   using Move = int;
   using Value = int;
+  int next = 7;
   std::vector<int> moves(int state) const {
     return state == 0 ? std::vector<int>{1} : std::vector<int>{};
   }
-  negamax::Step<int, int> play(int /*state*/, int /*move*/) const { return {7, 0}; }
+  negamax::Step<int, int> play(int /*state*/, int /*move*/) const { return {next, 0}; }
   int terminal_value(int /*state*/) const { return 0; }
   std::size_t key(int state) const { return static_cast<std::size_t>(state); }
   std::size_t key_count() const { return 2; }
+};
+
+// A game that gives a state more moves than its MoveList holds: state 0 has `moves` moves, each
+// to a state with none, in a list of 3.
+struct Crowded {
+  using State = int;
+  using Move = int;
+  using Value = int;
+  int count = 4;
+  negamax::MoveList<int, 3> moves(int state) const {
+    negamax::MoveList<int, 3> list;
+    for (int m = 1; state == 0 && m <= count; ++m)
+      list.push_back(m);
+    return list;
+  }
+  negamax::Step<int, int> play(int /*state*/, int move) const { return {move, move}; }
+  int terminal_value(int /*state*/) const { return 0; }
+  std::size_t key(int state) const { return static_cast<std::size_t>(state); }
+  std::size_t key_count() const { return 5; }
 };
 
 }  // namespace
@@ -313,8 +334,27 @@ TEST_CASE("an exception from the game leaves the memo consistent", "[negamax]") 
 }
 
 TEST_CASE("a key beyond key_count() is an error, not a stray write", "[negamax]") {
-  negamax::Solver<Overrun> solver;
-  CHECK_THROWS_AS(solver.solve(0), std::out_of_range);
+  negamax::Solver<Overrun> far;
+  CHECK_THROWS_AS(far.solve(0), std::out_of_range);
+  // The first key out of range is key_count() itself.
+  negamax::Solver<Overrun> at_bound(Overrun{2});
+  CHECK_THROWS_AS(at_bound.solve(0), std::out_of_range);
+  negamax::Solver<Overrun> last(Overrun{1});
+  CHECK(last.solve(0).value == 0);
+}
+
+TEST_CASE("a move list that would overflow throws in every build type", "[negamax]") {
+  negamax::MoveList<int, 2> list;
+  list.push_back(1);
+  list.push_back(2);
+  CHECK_THROWS_AS(list.push_back(3), std::length_error);
+  CHECK(list.size() == 2);  // nothing was written past the list
+  CHECK(list[1] == 2);
+  // Through the solver: a game with one move too many is an error, and one that fits solves.
+  negamax::Solver<Crowded> crowded;
+  CHECK_THROWS_AS(crowded.solve(0), std::length_error);
+  negamax::Solver<Crowded> fits(Crowded{3});
+  CHECK(fits.solve(0).value == 3);
 }
 
 TEST_CASE("analyze puts quicker wins and slower losses first in a win/loss game", "[negamax]") {
