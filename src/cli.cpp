@@ -596,7 +596,9 @@ int solve_command(Arguments args, std::ostream& out, std::ostream& err,
   Progress progress(err, environment.error_is_terminal && !quiet, "solve", "classes", size.classes,
                     environment.progress_delay);
   SolveOptions options;
+  int threads = 0;
   options.progress = [&](const SolveProgress& now) {
+    threads = now.threads;
     const auto percent = now.classes == 0 ? 100 : now.done * 100 / now.classes;
     progress.update(now.done, "layer " + std::to_string(now.layer) + " of " +
                                   std::to_string(now.layers - 1) + ", " + std::to_string(percent) +
@@ -613,7 +615,8 @@ int solve_command(Arguments args, std::ostream& out, std::ostream& err,
     return to_int(ExitCode::bad_table);
   }
   out << "solved the ring of " << ring.ring.describe() << ": " << table->classes() << " classes in "
-      << std::fixed << std::setprecision(1) << seconds << " s; wrote " << *path << " ("
+      << std::fixed << std::setprecision(1) << seconds << " s on " << threads
+      << (threads == 1 ? " thread" : " threads") << "; wrote " << *path << " ("
       << bytes_text(kTableHeaderBytes + size.table_bytes()) << ")\n"
       << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);

@@ -421,12 +421,16 @@ std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions&
   // Solves the classes in `batch`, shared among the threads.
   const auto solve_batch = [&] {
     std::atomic<std::size_t> next{0};
+    std::atomic<int> working{0};  // threads that solved at least one chunk
     const auto work = [&] {
+      bool worked = false;
       for (std::size_t from = next.fetch_add(kChunk); from < batch.size();
            from = next.fetch_add(kChunk)) {
         const std::size_t to = std::min(from + kChunk, batch.size());
         solve_classes(solving, batch.data() + from, batch.data() + to);
+        worked = true;
       }
+      if (worked) ++working;
     };
     std::vector<std::thread> helpers;
     const std::size_t wanted = std::min(threads, (batch.size() + kChunk - 1) / kChunk);
@@ -436,6 +440,7 @@ std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions&
     for (std::thread& helper : helpers)
       helper.join();
     progress.done += batch.size();
+    progress.threads = std::max(progress.threads, working.load());
     batch.clear();
     if (options.progress) options.progress(progress);
   };

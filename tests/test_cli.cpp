@@ -402,6 +402,7 @@ TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7",
   const Result solved = cli({"solve", "--pits", "5", "--capacity", "3", "--out", path});
   CHECK(solved.code == 0);
   CHECK(solved.out.starts_with("solved the ring of 5 pits, capacity 3: "));
+  CHECK(solved.out.find(" s on 1 thread; wrote ") != std::string::npos);
   CHECK(solved.out.find("; wrote " + path + " (") != std::string::npos);
   CHECK(solved.err.empty());
   const std::vector<std::string_view> board = {"2", "1", "0", "3", "1"};

@@ -49,6 +49,19 @@ TEST_CASE("starts' documents are pinned, as text and as JSON", "[documents]") {
   CHECK(output_of({"starts", "--classes", "--json"}) == golden("starts-classes.json"));
 }
 
+TEST_CASE("the census of a ring with ties is pinned: 7 pits of capacity 4", "[documents][rings]") {
+  // 329 starts won by player 1, 28 tied, none lost: a tie counted as a win (or as a loss) would
+  // change the counts and the golden files both.
+  const std::string text = output_of({"starts", "--pits", "7", "--capacity", "4"});
+  CHECK(text.find("with perfect play player 1 wins 329, ties 28 and loses 0;") !=
+        std::string::npos);
+  CHECK(text == golden("starts-7-4.txt"));
+  const std::string json = output_of({"starts", "--pits", "7", "--capacity", "4", "--json"});
+  CHECK(json.find("\"first_player_wins\": 329, \"first_player_ties\": 28, "
+                  "\"first_player_losses\": 0") != std::string::npos);
+  CHECK(json == golden("starts-7-4.json"));
+}
+
 TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") {
   std::ostringstream json;
   write_bench(json, run_bench(2, true), true);

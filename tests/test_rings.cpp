@@ -1,5 +1,6 @@
 // Rings of other sizes: the move rule at the extreme capacities, rotation, the class index, and
 // the per-class solver against the generic memoized negamax on every board of small rings.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -182,10 +183,35 @@ TEST_CASE("rings: the per-class solver agrees with the IOI table on all of its b
   }
 }
 
-TEST_CASE("rings: one thread and several solve the same table", "[rings]") {
-  const Ring ring{7, 4};
+TEST_CASE(
+    "rings: every board of 8 pits of capacity 4, whose layers span several chunks, agrees with "
+    "the memoized negamax library",
+    "[rings]") {
+  // Its largest layer holds 4,783 classes: more than one chunk of the parallel solve, so a chunk
+  // that skipped or repeated a class would show here.
+  const Ring ring{8, 4};
+  const std::vector<std::uint64_t> layers = classes_by_beads(ring);
+  CHECK(*std::max_element(layers.begin(), layers.end()) == 4783);
+  const Table table = Table::solve(ring);
+  negamax::Solver<NegamaxGame> oracle(NegamaxGame{ring});
+  for (Board::Code code = 0; code < ring.code_count(); ++code) {
+    const Board board = Board::from_code(code, ring);
+    INFO("board " << board);
+    const auto solution = oracle.solve(board);
+    REQUIRE(table.value(board) == solution.value);
+    REQUIRE(table.best_move(board) == solution.best);
+  }
+}
+
+TEST_CASE("rings: one thread and several solve the same table, and several really work",
+          "[rings]") {
+  // 9 pits of capacity 5: layers of up to 85,266 classes, 21 chunks, so that four
+  // threads share them.
+  const Ring ring{9, 5};
   SolveOptions one;
   one.threads = 1;
+  int alone_threads = 0;
+  one.progress = [&](const SolveProgress& progress) { alone_threads = progress.threads; };
   SolveOptions four;
   four.threads = 4;
   std::vector<SolveProgress> seen;
@@ -193,7 +219,11 @@ TEST_CASE("rings: one thread and several solve the same table", "[rings]") {
   const auto alone = RingTable::solve(ring, one);
   const auto shared = RingTable::solve(ring, four);
   CHECK(alone->checksum() == shared->checksum());
+  CHECK(alone_threads == 1);
   REQUIRE_FALSE(seen.empty());
+  // More than one thread solved classes of one batch: the solve ran in parallel.
+  CHECK(seen.back().threads >= 2);
+  CHECK(seen.back().threads <= 4);
   CHECK(seen.back().done == seen.back().classes);
   CHECK(seen.back().classes == alone->classes());
   CHECK(seen.back().layers == ring.max_beads() + 1);

@@ -30,6 +30,7 @@ struct SolveProgress {
   int layers = 0;             // how many there are (0..max beads)
   std::uint64_t done = 0;     // classes solved so far
   std::uint64_t classes = 0;  // classes in all
+  int threads = 0;            // the most threads that solved classes of one batch so far
 };
 
 struct SolveOptions {
