@@ -48,6 +48,7 @@ OpponentResult run_opponent(std::istream& in, std::ostream& out, const Table& ta
       game.play(pit);
     } else {
       pit = choose_move(options.strategy, game.board(), table, random);
+      table.check_unchanged();
       game.play(pit);
       // A failed write shows at the next turn; after the last move it is no fault, as a
       // player may see the end coming and leave.

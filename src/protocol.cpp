@@ -107,6 +107,7 @@ ProtocolResult play_protocol(std::istream& in, std::ostream& out, Ring ring,
     Pit pit = Pit::at_index(0);
     if (game.to_move() == me) {
       pit = *table.best_move(game.board());
+      table.check_unchanged();  // a move read from a table file that changed meanwhile: none
       out << pit.label() << '\n' << std::flush;
       if (!out) {
         return fail(ExitCode::output_closed,

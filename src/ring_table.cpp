@@ -15,6 +15,8 @@
 #include <limits>
 #include <new>
 #include <numeric>
+#include <sstream>
+#include <stdexcept>
 #include <thread>
 
 namespace ioiwari {
@@ -162,13 +164,18 @@ class LargeArray {
   return found + static_cast<std::uint64_t>(std::popcount(bitmap[word] & below));
 }
 
-// What the solver of one ring reads and writes.
+// What the solver of one ring reads and writes. A solve writes each class's value into
+// `write` (the same array as `values`); a check (RingTable::verify()) writes nothing and records
+// in `wrong` the rank of a class whose value is not what its moves give.
 struct Solving {
   int pits, capacity, base;
   const std::uint64_t* bitmap;
   const std::uint64_t* directory;
-  std::int8_t* values;
+  const std::int8_t* values;
+  std::int8_t* write;
+  std::atomic<std::uint64_t>* wrong;
 };
+constexpr std::uint64_t kNoneWrong = std::numeric_limits<std::uint64_t>::max();
 
 // Classes solved together: their successors' memory is asked for before it is read, so that
 // the reads of many successors wait for memory at once instead of one after another.
@@ -246,7 +253,12 @@ constexpr std::size_t kGroup = 16;
         const Successor& next = successors[c][static_cast<std::size_t>(m)];
         best = std::max(best, next.net - ring.values[next.where]);
       }
-      ring.values[own[c]] = static_cast<std::int8_t>(best);
+      if (ring.write != nullptr) {
+        ring.write[own[c]] = static_cast<std::int8_t>(best);
+      } else if (ring.values[own[c]] != best) {
+        std::uint64_t none = kNoneWrong;
+        ring.wrong->compare_exchange_strong(none, own[c]);
+      }
     }
     from += group;
   }
@@ -291,6 +303,54 @@ struct Owned {
   LargeArray<std::uint64_t> bitmap, directory;
   LargeArray<std::int8_t> values;
 };
+
+// Runs the solver's kernel over every class of `ring`, layer by layer of bead count: each layer's
+// classes are enumerated in batches, and each batch is shared among the threads.
+void sweep(Ring ring, std::uint64_t classes, const Solving& solving, const SolveOptions& options) {
+  const int pits = ring.pits;
+  const int capacity = ring.capacity;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto threads = static_cast<std::size_t>(options.threads > 0 ? options.threads : cores);
+  std::vector<Packed> batch;
+  batch.reserve(kBatch);
+  SolveProgress progress;
+  progress.layers = ring.max_beads() + 1;
+  progress.classes = classes;
+  // Solves the classes in `batch`, shared among the threads.
+  const auto solve_batch = [&] {
+    std::atomic<std::size_t> next{0};
+    std::atomic<int> working{0};  // threads that solved at least one chunk
+    const auto work = [&] {
+      bool worked = false;
+      for (std::size_t from = next.fetch_add(kChunk); from < batch.size();
+           from = next.fetch_add(kChunk)) {
+        const std::size_t to = std::min(from + kChunk, batch.size());
+        solve_classes(solving, batch.data() + from, batch.data() + to);
+        worked = true;
+      }
+      if (worked) ++working;
+    };
+    std::vector<std::thread> helpers;
+    const std::size_t wanted = std::min(threads, (batch.size() + kChunk - 1) / kChunk);
+    for (std::size_t t = 1; t < wanted; ++t)
+      helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers)
+      helper.join();
+    progress.done += batch.size();
+    progress.threads = std::max(progress.threads, working.load());
+    batch.clear();
+    if (options.progress) options.progress(progress);
+  };
+  for (int layer = 0; layer <= ring.max_beads(); ++layer) {
+    progress.layer = layer;
+    for_each_necklace(pits, capacity, layer, [&](Packed packed) {
+      batch.push_back(packed);
+      if (batch.size() == kBatch) solve_batch();
+    });
+    if (!batch.empty()) solve_batch();
+  }
+}
 
 }  // namespace
 
@@ -348,7 +408,40 @@ TableSize table_size(Ring ring) {
   return size;
 }
 
+template <class T>
+void RingTable::vouch(std::span<const T> part) const {
+  if (storage_) storage_->vouch(part.data(), part.size_bytes());
+}
+
+void RingTable::fault(const std::string& what) const {
+  if (storage_) storage_->damaged(what);
+  throw std::logic_error("ioiwari: a solved table is inconsistent: " + what);
+}
+
 std::uint64_t RingTable::rank(std::uint64_t code) const {
+  // The checks below are what keeps a crafted file's look-ups inside it: the word is in the
+  // bitmap (the code is below code_count()), the code is marked, and the directory's counts
+  // around the word's block agree with the block's bits, so the rank lies between two counts
+  // that are at most classes().
+  const std::uint64_t word = code >> 6;
+  const std::uint64_t block = word / kDirectoryWords;
+  if (word >= bitmap_.size()) fault("code " + std::to_string(code) + " is beyond the bitmap");
+  const std::uint64_t first = block * kDirectoryWords;
+  const std::uint64_t words = std::min<std::uint64_t>(kDirectoryWords, bitmap_.size() - first);
+  const std::uint64_t counts = std::min<std::uint64_t>(2, directory_.size() - block);
+  vouch(bitmap_.subspan(first, words));
+  vouch(directory_.subspan(block, counts));
+  std::uint64_t in_block = 0;
+  for (std::uint64_t w = first; w < first + words; ++w)
+    in_block += static_cast<std::uint64_t>(std::popcount(bitmap_[w]));
+  const std::uint64_t begin = directory_[block];
+  const std::uint64_t end = counts == 2 ? directory_[block + 1] : classes();
+  if (begin > end || end > classes() || end - begin != in_block) {
+    fault("the directory disagrees with the bitmap at block " + std::to_string(block));
+  }
+  if ((bitmap_[word] >> (code & 63) & 1) == 0) {
+    fault("code " + std::to_string(code) + " is not marked in the bitmap");
+  }
   return rank_in(bitmap_.data(), directory_.data(), code);
 }
 
@@ -357,7 +450,75 @@ std::uint64_t RingTable::class_of(const Board& board) const {
   return rank(canonical_code(pack(board), ring_.pits, ring_.base()));
 }
 
+int RingTable::value(const Board& board) const {
+  const std::uint64_t at = class_of(board);
+  vouch(values_.subspan(at, 1));
+  const int value = values_[at];
+  if (value < -ring_.max_beads() || value > ring_.max_beads()) {
+    fault("class " + std::to_string(at) + " has the value " + std::to_string(value) +
+          ", beyond the " + std::to_string(ring_.max_beads()) + " beads of the ring");
+  }
+  return value;
+}
+
+void RingTable::inconsistent(const Board& board, int value, int best) const {
+  std::ostringstream what;
+  what << "board " << board << " has the value " << value << " but its best move gives " << best;
+  fault(what.str());
+}
+
+void RingTable::check_unchanged() const {
+  if (storage_) storage_->check_unchanged();
+}
+
+void RingTable::verify(const SolveOptions& options) const {
+  vouch(bitmap_);
+  vouch(directory_);
+  vouch(values_);
+  // The directory against the bitmap, block by block, and the bits past the last code.
+  std::uint64_t running = 0;
+  for (std::uint64_t w = 0; w < bitmap_.size(); ++w) {
+    if (w % kDirectoryWords == 0 && directory_[w / kDirectoryWords] != running) {
+      fault("the directory disagrees with the bitmap at block " +
+            std::to_string(w / kDirectoryWords));
+    }
+    running += static_cast<std::uint64_t>(std::popcount(bitmap_[w]));
+  }
+  const std::uint64_t codes = ring_.code_count();
+  if (codes % 64 != 0 && (bitmap_.back() >> (codes % 64)) != 0) {
+    fault("the bitmap marks codes beyond the ring's last");
+  }
+  if (running != classes()) {
+    fault("the bitmap marks " + std::to_string(running) + " classes, not " +
+          std::to_string(classes()));
+  }
+  // Every necklace marked: with the count above, nothing else is.
+  for_each_necklace(ring_.pits, ring_.capacity, -1, [&](Packed packed) {
+    const std::uint64_t code = code_of(packed, ring_.pits, ring_.base());
+    if ((bitmap_[code >> 6] >> (code & 63) & 1) == 0) {
+      fault("the class of code " + std::to_string(code) + " is not marked in the bitmap");
+    }
+  });
+  for (std::uint64_t at = 0; at < values_.size(); ++at) {
+    const int value = values_[at];
+    if (value < -ring_.max_beads() || value > ring_.max_beads()) {
+      fault("class " + std::to_string(at) + " has the value " + std::to_string(value) +
+            ", beyond the " + std::to_string(ring_.max_beads()) + " beads of the ring");
+    }
+  }
+  // The index is now known sound, so the solver's own kernel may read it: every class's value
+  // must be the best of its moves', which only the true solution satisfies.
+  std::atomic<std::uint64_t> wrong{kNoneWrong};
+  const Solving checking{ring_.pits,        ring_.capacity, ring_.base(), bitmap_.data(),
+                         directory_.data(), values_.data(), nullptr,      &wrong};
+  sweep(ring_, classes(), checking, options);
+  if (wrong.load() != kNoneWrong) {
+    fault("class " + std::to_string(wrong.load()) + " has a value that its moves do not give");
+  }
+}
+
 std::uint64_t RingTable::checksum() const {
+  vouch(values_);
   std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
   for (std::int8_t value : values_) {
     hash ^= static_cast<std::uint8_t>(value);
@@ -369,13 +530,13 @@ std::uint64_t RingTable::checksum() const {
 std::shared_ptr<const RingTable> RingTable::adopt(Ring ring, std::span<const std::uint64_t> bitmap,
                                                   std::span<const std::uint64_t> directory,
                                                   std::span<const std::int8_t> values,
-                                                  std::shared_ptr<const void> keep) {
+                                                  std::shared_ptr<const TableStorage> storage) {
   std::shared_ptr<RingTable> table(new RingTable());
   table->ring_ = ring;
   table->bitmap_ = bitmap;
   table->directory_ = directory;
   table->values_ = values;
-  table->keep_ = std::move(keep);
+  table->storage_ = std::move(storage);
   return table;
 }
 
@@ -407,51 +568,12 @@ std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions&
   table->directory_ = owned->directory.span();
   table->values_ = owned->values.span();
   std::int8_t* values = owned->values.data();
-  table->keep_ = owned;
+  table->owned_ = owned;
 
-  const Solving solving{pits, capacity, base, bitmap, owned->directory.data(), values};
+  const Solving solving{pits,   capacity, base,   bitmap, owned->directory.data(),
+                        values, values,   nullptr};
 
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const auto threads = static_cast<std::size_t>(options.threads > 0 ? options.threads : cores);
-  std::vector<Packed> batch;
-  batch.reserve(kBatch);
-  SolveProgress progress;
-  progress.layers = ring.max_beads() + 1;
-  progress.classes = size.classes;
-  // Solves the classes in `batch`, shared among the threads.
-  const auto solve_batch = [&] {
-    std::atomic<std::size_t> next{0};
-    std::atomic<int> working{0};  // threads that solved at least one chunk
-    const auto work = [&] {
-      bool worked = false;
-      for (std::size_t from = next.fetch_add(kChunk); from < batch.size();
-           from = next.fetch_add(kChunk)) {
-        const std::size_t to = std::min(from + kChunk, batch.size());
-        solve_classes(solving, batch.data() + from, batch.data() + to);
-        worked = true;
-      }
-      if (worked) ++working;
-    };
-    std::vector<std::thread> helpers;
-    const std::size_t wanted = std::min(threads, (batch.size() + kChunk - 1) / kChunk);
-    for (std::size_t t = 1; t < wanted; ++t)
-      helpers.emplace_back(work);
-    work();
-    for (std::thread& helper : helpers)
-      helper.join();
-    progress.done += batch.size();
-    progress.threads = std::max(progress.threads, working.load());
-    batch.clear();
-    if (options.progress) options.progress(progress);
-  };
-  for (int layer = 0; layer <= ring.max_beads(); ++layer) {
-    progress.layer = layer;
-    for_each_necklace(pits, capacity, layer, [&](Packed packed) {
-      batch.push_back(packed);
-      if (batch.size() == kBatch) solve_batch();
-    });
-    if (!batch.empty()) solve_batch();
-  }
+  sweep(ring, size.classes, solving, options);
   return table;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -64,11 +65,22 @@ int Table::move_value(const Board& board, Pit pit) const {
 }
 
 std::optional<Pit> Table::best_move(const Board& board) const {
-  const int best = value(board);
+  // The value of a board is the best of its moves' values: a table where it is not (a damaged
+  // or crafted file) is refused here rather than played from.
+  const int value_here = value(board);
+  std::optional<Pit> best;
+  int best_value = 0;
   for (Pit pit : board.pits()) {
-    if (board.is_legal(pit) && move_value(board, pit) == best) return pit;
+    if (!board.is_legal(pit)) continue;
+    const int move = move_value(board, pit);
+    if (!best || move > best_value) {
+      best = pit;
+      best_value = move;
+    }
   }
-  return std::nullopt;
+  if (best ? best_value != value_here : value_here != 0)
+    inconsistent(board, value_here, best_value);
+  return best;
 }
 
 std::vector<MoveValue> Table::analyze(const Board& board) const {
@@ -78,7 +90,19 @@ std::vector<MoveValue> Table::analyze(const Board& board) const {
   }
   std::stable_sort(moves.begin(), moves.end(),
                    [](const MoveValue& a, const MoveValue& b) { return a.value > b.value; });
+  const int value_here = value(board);
+  const int best = moves.empty() ? 0 : moves.front().value;
+  if (best != value_here) inconsistent(board, value_here, best);
   return moves;
+}
+
+void Table::check_unchanged() const {
+  if (classes_) classes_->check_unchanged();
+}
+
+void Table::inconsistent(const Board& board, int value_here, int best) const {
+  if (classes_) classes_->inconsistent(board, value_here, best);
+  throw std::logic_error("ioiwari: the solved IOI table is inconsistent");
 }
 
 std::uint64_t Table::checksum() const {

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <istream>
 #include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "ioiwari/token.hpp"
 
@@ -124,6 +127,7 @@ class TerminalGame {
     while (!game_.over()) {
       if (game_.to_move() != options_.person) {
         game_.play(*table_.best_move(game_.board()));
+        table_.check_unchanged();
         describe_last_move(out_, game_, names_, style_);
         if (!game_.over()) draw();
         continue;
@@ -191,9 +195,11 @@ class TerminalGame {
   }
 
   void hint() {
+    const std::vector<MoveValue> moves = table_.analyze(game_.board());
+    table_.check_unchanged();
     out_ << "Your moves, best first, with what each nets you to the end if both sides then "
             "play perfectly:\n ";
-    for (const MoveValue& move : table_.analyze(game_.board())) {
+    for (const MoveValue& move : moves) {
       out_ << "  pit " << move.pit.label() << ": " << signed_value(move.value);
     }
     out_ << '\n';
@@ -221,6 +227,7 @@ class TerminalGame {
   }
 
   void summary() {
+    const std::string taught = lesson();  // read from the table before anything is said
     const int mine = game_.bank(options_.person);
     const int theirs = game_.bank(opponent(options_.person));
     out_ << "Game over: you " << mine << ", ioiwari " << theirs << ". ";
@@ -231,8 +238,14 @@ class TerminalGame {
     } else {
       out_ << "A tie.";
     }
-    out_ << '\n';
-    // The lesson: the first of the person's moves that gave away value.
+    out_ << '\n' << taught;
+  }
+
+  // The first of the person's moves that gave away value, what it cost and what was better; or
+  // that there was none.
+  std::string lesson() const {
+    std::ostringstream text;
+    text << "You never gave away a bead: every move of yours was a best move.\n";
     for (const Game::Ply& ply : game_.history()) {
       if (ply.mover != options_.person) continue;
       const int best = table_.value(ply.before);
@@ -240,13 +253,15 @@ class TerminalGame {
       if (played == best) continue;
       const int move_number = static_cast<int>(&ply - game_.history().data()) + 1;
       const Pit better = *table_.best_move(ply.before);
-      out_ << "Your first costly move was move " << move_number << ", pit " << ply.pit.label()
+      text.str("");
+      text << "Your first costly move was move " << move_number << ", pit " << ply.pit.label()
            << " on " << ply.before << ": it cost you " << best - played
            << (best - played == 1 ? " bead" : " beads") << " (worth " << signed_value(played)
            << "; pit " << better.label() << " was worth " << signed_value(best) << ").\n";
-      return;
+      break;
     }
-    out_ << "You never gave away a bead: every move of yours was a best move.\n";
+    table_.check_unchanged();
+    return text.str();
   }
 
   std::istream& in_;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,15 +82,17 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input, 
   if (close_output) ::close(closed[1]);
   Run run;
   int status = 0;
+  rusage usage{};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_seconds);
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
+  while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
+      ::wait4(pid, &status, 0, &usage);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  run.peak_kb = usage.ru_maxrss;
   run.signaled = WIFSIGNALED(status);
   run.status = run.signaled ? WTERMSIG(status) : WEXITSTATUS(status);
   run.out = out.text();

@@ -11,6 +11,7 @@ struct Run {
   bool signaled = false;
   int status = 0;  // the exit status, or the signal
   std::string out, err;
+  long peak_kb = 0;  // its peak resident memory (ru_maxrss)
 };
 
 // Runs argv[0] with the arguments argv[1..] on `input`. When `close_output`, its standard

@@ -17,6 +17,8 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "ioiwari/board.hpp"
@@ -54,28 +56,68 @@ TableSize table_size(Ring ring);
 // How many rotation classes of `ring`'s boards hold each number of beads (Burnside's lemma).
 std::vector<std::uint64_t> classes_by_beads(Ring ring);
 
+// A table that cannot be used: a table file that is damaged or changed (table_file.hpp), found
+// when it is opened or when a look-up reads it.
+class TableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where a table's index and values live when they are not the solver's own memory (a mapped
+// table file): it checks bytes before they are read, says what is wrong when a look-up finds the
+// parts of the table disagreeing, and notices when the bytes change under the reader.
+class TableStorage {
+ public:
+  virtual ~TableStorage() = default;
+  // Checks the `size` bytes at `data`, which lie in the table's storage, before they are read.
+  // Throws TableError when they are not what was written.
+  virtual void vouch(const void* data, std::size_t size) const = 0;
+  // Throws TableError saying that the table is damaged: `what` is wrong with it.
+  [[noreturn]] virtual void damaged(const std::string& what) const = 0;
+  // Throws TableError when the storage has changed since it was first read.
+  virtual void check_unchanged() const = 0;
+};
+
 class RingTable {
  public:
   // Solves every class of `ring`.
   static std::shared_ptr<const RingTable> solve(Ring ring, const SolveOptions& options = {});
 
-  // A table over storage that holds a solved ring's index and values (a file, say): `bitmap`,
-  // `directory` and `values` as solve() lays them out, `keep` owning their memory.
+  // A table over storage that holds a solved ring's index and values: `bitmap`, `directory` and
+  // `values` as solve() lays them out, inside `storage`, which is asked to vouch for them as they
+  // are read.
   static std::shared_ptr<const RingTable> adopt(Ring ring, std::span<const std::uint64_t> bitmap,
                                                 std::span<const std::uint64_t> directory,
                                                 std::span<const std::int8_t> values,
-                                                std::shared_ptr<const void> keep);
+                                                std::shared_ptr<const TableStorage> storage);
 
   Ring ring() const { return ring_; }
   std::uint64_t classes() const { return values_.size(); }
 
-  // The value of `board` (a board of this ring) for the player to move.
-  int value(const Board& board) const { return values_[class_of(board)]; }
+  // The value of `board` (a board of this ring) for the player to move. Checked: a value beyond
+  // what the ring's beads allow is damage (TableError), never an answer.
+  int value(const Board& board) const;
 
-  // The rank of `board`'s class: its canonical code's place among all canonical codes.
+  // The rank of `board`'s class: its canonical code's place among all canonical codes. Checked:
+  // the code must be marked in the bitmap, and the directory must agree with the bitmap around
+  // it, so the rank is always below classes().
   std::uint64_t class_of(const Board& board) const;
-  // The rank of a canonical code.
+  // The rank of a canonical code, checked as class_of() checks it.
   std::uint64_t rank(std::uint64_t canonical_code) const;
+
+  // Throws TableError saying that the table is damaged at `board`: its value is not what its
+  // moves give (the callers that see every move check this).
+  [[noreturn]] void inconsistent(const Board& board, int value, int best) const;
+
+  // Throws TableError when the table's storage has changed since it was read: a table file
+  // rewritten in place. Nothing for a table a solve made.
+  void check_unchanged() const;
+
+  // Checks the whole table: the directory against the bitmap, the bitmap against the ring's
+  // classes (every necklace marked, nothing else), every value within the ring's range, and then
+  // every class's value against its moves', as the solve computed it: only the ring's true
+  // solution passes. Takes about as long as a solve. Throws TableError on the first fault.
+  void verify(const SolveOptions& options = {}) const;
 
   // A fingerprint of the values, in class order (FNV-1a over the bytes).
   std::uint64_t checksum() const;
@@ -86,12 +128,16 @@ class RingTable {
 
  private:
   RingTable() = default;
+  template <class T>
+  void vouch(std::span<const T> part) const;
+  [[noreturn]] void fault(const std::string& what) const;
 
   Ring ring_;
   std::span<const std::uint64_t> bitmap_;
   std::span<const std::uint64_t> directory_;
   std::span<const std::int8_t> values_;
-  std::shared_ptr<const void> keep_;
+  std::shared_ptr<const void> owned_;            // a solve's memory
+  std::shared_ptr<const TableStorage> storage_;  // or storage that checks what is read
 };
 
 // The canonical code of the class of the board whose digits (pit 1 the lowest nibble, 4 bits a

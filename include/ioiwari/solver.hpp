@@ -61,11 +61,18 @@ class Table {
   // playing perfectly against perfect play.
   int move_value(const Board& board, Pit pit) const;
 
-  // The lowest-labelled move that forces value(board); nothing for the empty board.
+  // The lowest-labelled move that forces value(board); nothing for the empty board. Throws
+  // TableError (ring_table.hpp) when the table's value of `board` is not the best of its moves'
+  // values: a table file that is damaged or crafted.
   std::optional<Pit> best_move(const Board& board) const;
 
-  // Every legal move of `board` with its value, best first; equal values in label order.
+  // Every legal move of `board` with its value, best first; equal values in label order. Checks
+  // the board's value against its moves' as best_move() does.
   std::vector<MoveValue> analyze(const Board& board) const;
+
+  // Throws TableError when the table was read from a file that has changed since: a command
+  // calls it before it writes what it read from the table. Nothing for a table solved here.
+  void check_unchanged() const;
 
   // Boards the solver searched (one per rotation class).
   std::size_t positions() const { return positions_; }
@@ -81,6 +88,7 @@ class Table {
 
  private:
   Table() = default;
+  [[noreturn]] void inconsistent(const Board& board, int value_here, int best) const;
   Ring ring_;
   std::vector<std::int8_t> values_;           // the IOI ring: by class (class_index.hpp)
   std::shared_ptr<const RingTable> classes_;  // any other ring: by class (ring_table.hpp)

@@ -1,0 +1,105 @@
+// What the tests of table files share: a folder of their own, sockets to refuse, and crafting a
+// table whose checksums are recomputed after a change, as anyone can (docs/table-format.md).
+#pragma once
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/table_file.hpp"
+
+namespace ioiwari::test {
+
+// A folder of its own for one test, under the system's temporary folder, removed afterwards.
+class TempFolder {
+ public:
+  TempFolder() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("ioiwari-test-" + std::to_string(::getpid()) + "-" + std::to_string(count_++));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(path_), {}));
+  }
+
+ private:
+  std::filesystem::path path_;
+  static inline int count_ = 0;
+};
+
+// A listening UNIX socket at `name` in `folder` (the socket is closed; its node stays).
+inline std::string make_socket(const TempFolder& folder, const std::string& name) {
+  const std::string path = folder.file(name);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  REQUIRE(path.size() < sizeof address.sun_path);
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  ::close(fd);
+  return path;
+}
+
+inline std::uint64_t field(const std::vector<unsigned char>& bytes, std::size_t offset) {
+  std::uint64_t value;
+  std::memcpy(&value, bytes.data() + offset, 8);
+  return value;
+}
+
+inline void set_field(std::vector<unsigned char>& bytes, std::size_t offset, std::uint64_t value) {
+  std::memcpy(bytes.data() + offset, &value, 8);
+}
+
+// Recomputes every checksum of a table file's bytes: each block's, the list's and the header's.
+inline void reseal(std::vector<unsigned char>& bytes) {
+  constexpr std::uint64_t block = TableLayout::kBlockBytes;
+  const std::uint64_t blocks = field(bytes, 56);
+  const std::uint64_t sums = field(bytes, 112);
+  for (std::uint64_t b = 0; b < blocks && sums + 8 * b + 8 <= bytes.size(); ++b)
+    set_field(bytes, sums + 8 * b, table_checksum(bytes.data() + block * (b + 1), block));
+  set_field(bytes, 120, table_checksum(bytes.data() + sums, 8 * blocks));
+  set_field(bytes, 16, 0);
+  set_field(bytes, 16, table_checksum(bytes.data(), block));
+}
+
+// Changes the file at `path` in place (the same inode, as a reader that maps it sees it) with
+// `change`, then reseals it.
+inline void rewrite(const std::string& path,
+                    const std::function<void(std::vector<unsigned char>&)>& change) {
+  std::vector<unsigned char> bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  change(bytes);
+  reseal(bytes);
+  std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  REQUIRE(out.good());
+}
+
+inline void reseal(const std::string& path) {
+  rewrite(path, [](std::vector<unsigned char>&) {});
+}
+
+}  // namespace ioiwari::test

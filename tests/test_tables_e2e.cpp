@@ -1,0 +1,347 @@
+// Table files through the built binary, as a hostile user would try them: damaged and crafted
+// tables, FIFOs and devices, tables cut short or rewritten while a player reads them, and
+// `solve --out` to places that cannot take a table, or killed in the middle.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/exit_code.hpp"
+#include "ioiwari/game.hpp"
+#include "ioiwari/process.hpp"
+#include "ioiwari/ring_table.hpp"
+#include "ioiwari/solver.hpp"
+#include "ioiwari/table_file.hpp"
+#include "run_program.hpp"
+#include "table_files.hpp"
+
+using namespace ioiwari;
+using namespace ioiwari::test;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Ring kRing{8, 4};
+const std::vector<std::string> kRingArgs = {"--pits", "8", "--capacity", "4"};
+
+test_support::Run ioiwari_run(std::vector<std::string> args, const std::string& input = "") {
+  args.insert(args.begin(), IOIWARI_BINARY);
+  return test_support::run_program(args, input);
+}
+
+std::vector<std::string> with_ring(std::vector<std::string> args) {
+  args.insert(args.begin() + (args.empty() || args.front().starts_with('-') ? 0 : 1),
+              kRingArgs.begin(), kRingArgs.end());
+  return args;
+}
+
+const Table& solved() {
+  static const Table table = Table::solve(kRing);
+  return table;
+}
+
+// A start of the ring, and its line.
+const Board& start() {
+  static const Board board = starts(kRing, StartRule::defaults_for(kRing)).front();
+  return board;
+}
+std::string start_line() {
+  std::ostringstream line;
+  line << start() << '\n';
+  return line.str();
+}
+
+// A command that refuses a table: status 7, not a signal, one line on standard error naming the
+// file, nothing on standard output (the player: nothing but the moves it made before).
+void check_refused(const test_support::Run& run, const std::string& path,
+                   const std::string& out = "") {
+  INFO(run.err);
+  CHECK_FALSE(run.signaled);
+  CHECK(run.status == to_int(ExitCode::bad_table));
+  CHECK(run.out == out);
+  CHECK(run.err.starts_with("ioiwari: "));
+  CHECK(run.err.find(path) != std::string::npos);
+  CHECK(run.err.find('\n') == run.err.size() - 1);
+}
+
+}  // namespace
+
+TEST_CASE("a damaged table file stops the binary with one line and status 7", "[e2e][tables]") {
+  TempFolder folder;
+  const std::string path = folder.file("five.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "5", "--out", path}).status == 0);
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(-1, std::ios::end);
+    file.put('\x7f');
+  }
+  const auto run = ioiwari_run({"--pits", "5", "--table", path}, "2 3 3 3 3\n");
+  check_refused(run, path);
+  CHECK(run.err == "ioiwari: table '" + path +
+                       "' is damaged: its list of block checksums fails its checksum\n");
+}
+
+TEST_CASE("crafted tables end analyze, starts and the player with one line, never a signal",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("crafted.table");
+  const TableLayout layout = table_layout(kRing);
+  const TableSize size = table_size(kRing);
+  struct Craft {
+    const char* what;
+    std::uint64_t from, count;
+    unsigned char byte;
+  };
+  const std::vector<Craft> crafts = {
+      {"values zeroed", layout.values_offset, size.values_bytes, 0},
+      {"values 0x7f", layout.values_offset, size.values_bytes, 0x7f},
+      {"values 0x80", layout.values_offset, size.values_bytes, 0x80},
+      {"bitmap zeroed", layout.bitmap_offset, size.bitmap_bytes, 0},
+      {"bitmap all ones", layout.bitmap_offset, size.bitmap_bytes, 0xff},
+      {"directory zeroed", layout.directory_offset, size.directory_bytes, 0},
+      {"directory 0xff", layout.directory_offset, size.directory_bytes, 0xff},
+  };
+  std::ostringstream board;
+  board << start();
+  for (const Craft& craft : crafts) {
+    INFO(craft.what);
+    save_table(*solved().classes(), path);
+    rewrite(path, [&](std::vector<unsigned char>& bytes) {
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(craft.from), craft.count, craft.byte);
+    });
+    check_refused(ioiwari_run(with_ring({"analyze", "--table", path, board.str()})), path);
+    check_refused(ioiwari_run(with_ring({"starts", "--table", path})), path);
+    check_refused(ioiwari_run(with_ring({"--table", path}), start_line()), path);
+    const auto verified = ioiwari_run({"verify", path});
+    check_refused(verified, path);
+  }
+  // The sound table passes all of them.
+  save_table(*solved().classes(), path);
+  CHECK(ioiwari_run(with_ring({"starts", "--table", path})).status == 0);
+  const auto sound = ioiwari_run({"verify", path});
+  CHECK(sound.status == 0);
+  CHECK(sound.out.starts_with("table '" + path +
+                              "' is sound: the ring of 8 pits, capacity 4, "
+                              "48915 classes; 3 blocks ("));
+}
+
+TEST_CASE("a FIFO, a directory or a device given as a table is refused at once",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string fifo = folder.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::vector<std::string> places = {fifo, folder.file("")};
+  const std::string device = folder.file("device");
+  if (::mknod(device.c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0) places.push_back(device);
+  for (const std::string& place : places) {
+    INFO(place);
+    // A FIFO with no writer would hang an open() forever; run_program kills a hang after its
+    // limit, which fails the test as a signal.
+    check_refused(ioiwari_run(with_ring({"starts", "--table", place})), place);
+    check_refused(ioiwari_run(with_ring({"--table", place}), start_line()), place);
+    check_refused(ioiwari_run({"verify", place}), place);
+  }
+}
+
+namespace {
+
+// A player of the ring from `path`, driven a move at a time: the first move read, the game
+// waiting for player 2's reply, so that the file can be changed while the player holds it.
+struct HeldPlayer {
+  ChildProcess child;
+  Game game;
+  explicit HeldPlayer(const std::string& path)
+      : child([&] {
+          std::vector<std::string> argv = {IOIWARI_BINARY};
+          const auto args = with_ring({"--table", path});
+          argv.insert(argv.end(), args.begin(), args.end());
+          return argv;
+        }()),
+        game(start()) {
+    child.write(start_line());
+    std::string line;
+    REQUIRE(child.read_line(line, Clock::now() + 120s, 64) == ChildProcess::Read::line);
+    game.play(*Pit::from_label(std::stoi(line), kRing.pits));
+  }
+  // Sends player 2's best reply, and collects how the player ends.
+  test_support::Run reply() {
+    const Pit pit = *solved().best_move(game.board());
+    child.write(std::to_string(pit.label()) + "\n");
+    test_support::Run run;
+    std::string line;
+    while (child.read_line(line, Clock::now() + 120s, 64) == ChildProcess::Read::line)
+      run.out += line + "\n";
+    const auto status = child.wait_until(Clock::now() + 120s);
+    REQUIRE(status);
+    run.signaled = status->signaled;
+    run.status = status->number;
+    run.err = child.error_output();
+    return run;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a table cut short while a player reads it ends the player with one line",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("eight.table");
+  save_table(*solved().classes(), path);
+  HeldPlayer player(path);
+  fs::resize_file(path, TableLayout::kBlockBytes);
+  const auto run = player.reply();
+  check_refused(run, path);
+  CHECK(run.err.find("changed while in use") != std::string::npos);
+}
+
+TEST_CASE("a table rewritten while a player reads it ends the player with one line",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("eight.table");
+  // Every value changed, and every checksum made to match: only the change itself shows.
+  const TableLayout layout = table_layout(kRing);
+  for (const unsigned char flip : {std::uint8_t{0x01}, std::uint8_t{0x10}}) {
+    INFO("values xor " << int{flip});
+    save_table(*solved().classes(), path);
+    HeldPlayer player(path);
+    rewrite(path, [&](std::vector<unsigned char>& bytes) {
+      for (std::uint64_t i = 0; i < table_size(kRing).values_bytes; ++i)
+        bytes[layout.values_offset + i] ^= flip;
+    });
+    const auto run = player.reply();
+    check_refused(run, path);
+    CHECK(run.err.find("changed while in use") != std::string::npos);
+  }
+}
+
+TEST_CASE("solve refuses a path that cannot take a table before it solves anything",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  // An 11-pit solve holds over 80 MB: a refusal before it holds a few.
+  const auto refused = [&](const std::string& path) {
+    INFO(path);
+    const auto run = ioiwari_run({"solve", "--pits", "11", "--out", path});
+    INFO(run.err);
+    CHECK_FALSE(run.signaled);
+    CHECK(run.status == to_int(ExitCode::bad_table));
+    CHECK(run.err.starts_with("ioiwari: solve: cannot write the table '" + path + "': "));
+    CHECK(run.err.find('\n') == run.err.size() - 1);
+    CHECK(run.peak_kb < 40 * 1024);
+  };
+  const std::string fifo = folder.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  refused(fifo);
+  CHECK(fs::is_fifo(fifo));
+  const std::string socket = make_socket(folder, "socket");
+  refused(socket);
+  CHECK(fs::is_socket(socket));
+  fs::create_directory(folder.file("dir"));
+  refused(folder.file("dir"));
+  refused(folder.file("missing/table"));
+  const std::string device = folder.file("null");
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    refused(device);
+    CHECK(fs::is_character_file(device));
+  } else {
+    WARN("no device node test: mknod is not allowed here");
+  }
+  // Nothing was written anywhere: the nodes made above are all there is.
+  CHECK(folder.entries() == (fs::exists(device) ? 4u : 3u));
+}
+
+TEST_CASE("solve on a file system without room is refused before it solves anything",
+          "[e2e][tables][hostile]") {
+  // A file system of 1 MB of our own, mounted on our own folder in a mount namespace of our own:
+  // nothing outside sees it, and it goes with the namespace.
+  if (::access("/usr/bin/unshare", X_OK) != 0) {
+    WARN("no test of a full file system: no unshare(1)");
+    return;
+  }
+  TempFolder folder;
+  const std::string script = "mount -t tmpfs -o size=1m ioiwari-test '" + folder.path().string() +
+                             "' && exec '" + IOIWARI_BINARY + "' solve --pits 11 --out '" +
+                             folder.file("eleven.table") + "'";
+  const auto probe = test_support::run_program(
+      {"/usr/bin/unshare", "--mount", "--propagation", "private", "true"}, "");
+  if (probe.status != 0) {
+    WARN("no test of a full file system: mount namespaces are not allowed here");
+    return;
+  }
+  const auto run = test_support::run_program(
+      {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script}, "");
+  INFO(run.err);
+  CHECK(run.status == to_int(ExitCode::bad_table));
+  CHECK(run.err.find(": the table needs ") != std::string::npos);
+  CHECK(run.err.find(" free\n") != std::string::npos);
+  CHECK(run.peak_kb < 40 * 1024);
+  CHECK(folder.entries() == 0);  // the tmpfs is gone with its namespace; nothing here
+}
+
+TEST_CASE("a symbolic link given to solve leads to the table, and stays a link", "[e2e][tables]") {
+  TempFolder folder;
+  fs::create_directory(folder.file("store"));
+  fs::create_symlink("store/eight.table", folder.file("eight.table"));
+  const auto run = ioiwari_run(with_ring({"solve", "--out", folder.file("eight.table")}));
+  CHECK(run.status == 0);
+  CHECK(fs::is_symlink(folder.file("eight.table")));
+  CHECK(fs::is_regular_file(folder.file("store/eight.table")));
+  CHECK(ioiwari_run({"verify", folder.file("eight.table")}).status == 0);
+}
+
+TEST_CASE(
+    "a solve ended by a signal leaves no temporary file, and one killed outright is cleaned "
+    "up by the next",
+    "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("eleven.table");
+  // Waits until the solve's temporary file is there: the solve is then under way.
+  const auto temporary_appears = [&]() {
+    const auto deadline = Clock::now() + 120s;
+    while (Clock::now() < deadline) {
+      for (const auto& entry : fs::directory_iterator(folder.path())) {
+        if (entry.path().filename().string().starts_with("eleven.table.tmp-")) return true;
+      }
+      std::this_thread::sleep_for(5ms);
+    }
+    return false;
+  };
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGKILL}) {
+    INFO("signal " << signal);
+    const pid_t solver = ::fork();
+    REQUIRE(solver >= 0);
+    if (solver == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+      ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "solve", "--pits", "11", "--out", path.c_str(),
+              nullptr);
+      ::_exit(127);
+    }
+    REQUIRE(temporary_appears());
+    ::kill(solver, signal);
+    int status = 0;
+    ::waitpid(solver, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == signal);
+    CHECK_FALSE(fs::exists(path));
+    // SIGKILL cannot be caught: its temporary file stays, for the next solve to remove.
+    CHECK(folder.entries() == (signal == SIGKILL ? 1u : 0u));
+  }
+  REQUIRE(ioiwari_run(with_ring({"solve", "--out", folder.file("other")})).status == 0);
+  CHECK(folder.entries() == 2u);  // another target's write leaves it alone
+  fs::remove(folder.file("other"));
+  const auto later = ioiwari_run({"solve", "--pits", "5", "--out", path});
+  CHECK(later.status == 0);
+  CHECK(folder.entries() == 1u);  // the table, and nothing else
+}
