@@ -336,7 +336,9 @@ int analyze_command(Arguments args, std::ostream& out, std::ostream& err,
   if (!board) return mistake("analyze: " + error);
   const TableOrExit found = table_for("analyze", ring, err, environment, false, board->total());
   if (!found.table) return found.exit;
-  write_analysis(out, analyze(*found.table, *board), json);
+  const Analysis analysis = analyze(*found.table, *board);
+  found.table->check_unchanged();
+  write_analysis(out, analysis, json);
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
@@ -373,6 +375,7 @@ int starts_command(Arguments args, std::ostream& out, std::ostream& err,
   const std::vector<StartReport> reports =
       census(*found.table, *all, classes, [&](std::size_t done) { progress.update(done); });
   progress.clear();
+  found.table->check_unchanged();
   write_census(out, reports, classes, json, CensusRules{ring.ring, ring.start_rule()});
   out << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
@@ -500,6 +503,14 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
         plan.limits.after_end = std::chrono::milliseconds(number(1, 3'600'000));
       } else if (arg == "--max-line") {
         plan.limits.max_line_bytes = static_cast<std::size_t>(number(1, 1 << 20));
+      } else if (arg == "--memory") {
+        plan.limits.memory_mb = static_cast<std::uint64_t>(number(1, 1 << 20));
+      } else if (arg == "--wall-factor") {
+        plan.limits.wall_factor = static_cast<int>(number(1, 1000));
+      } else if (arg == "--isolate") {
+        plan.limits.isolate = true;
+      } else if (arg == "--no-data-limit") {
+        plan.limits.data_limit = false;
       } else if (arg == "--show") {
         show = static_cast<int>(number(0, 1'000'000));
       } else if (arg == "--json") {
@@ -539,6 +550,22 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
           all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
     }
   }
+  // The player, and the isolation asked for, are tried once before any game: what cannot run
+  // is refused now, with one line, not judged hundreds of times.
+  try {
+    check_player(plan.player, plan.limits);
+  } catch (const SpawnError& error) {
+    err << "ioiwari: referee: "
+        << (error.kind() == SpawnError::Kind::isolation ? "--isolate: " : "") << error.what()
+        << '\n';
+    return error.kind() == SpawnError::Kind::resources ? static_cast<int>(RefereeExit::failed)
+                                                       : to_int(ExitCode::usage);
+  }
+  if (const auto cap = jobs_cap(plan.jobs)) {
+    err << "ioiwari: referee: --jobs " << plan.jobs << " capped at " << *cap
+        << ": this process may open too few files for more games at once\n";
+    plan.jobs = *cap;
+  }
   const TableOrExit found =
       table_for("referee", ring, err, environment, quiet || json, ring.start_rule().beads);
   if (!found.table) return found.exit;
@@ -546,13 +573,27 @@ int referee_command(Arguments args, std::ostream& out, std::ostream& err,
   Progress progress(err, environment.error_is_terminal && !json && !quiet, "referee", "games",
                     plan.starts.size() * plan.strategies.size());
   std::size_t won = 0;
-  const std::vector<GameReport> reports =
-      run_games(plan, table, [&](const GameReport& report, std::size_t done) {
-        won += report.verdict == Verdict::win ? 1 : 0;
-        progress.update(done,
-                        std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
-      });
+  std::vector<GameReport> reports;
+  const StopOnSignals stop;
+  plan.stop = &stop.flag();
+  try {
+    reports = run_games(plan, table, [&](const GameReport& report, std::size_t done) {
+      won += report.verdict == Verdict::win ? 1 : 0;
+      progress.update(done,
+                      std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
+    });
+  } catch (const RefereeStopped&) {
+    progress.clear();
+    err << "ioiwari: referee: stopped by " << stop.signal_name() << "; no game was judged\n";
+    return 128 + stop.signal();  // as the shell reports a death by that signal
+  } catch (const SpawnError& error) {
+    progress.clear();
+    err << "ioiwari: referee: cannot start a game: " << error.what() << "; no game was judged\n";
+    return error.kind() == SpawnError::Kind::resources ? static_cast<int>(RefereeExit::failed)
+                                                       : to_int(ExitCode::usage);
+  }
   progress.clear();
+  table.check_unchanged();
   if (json) {
     write_json(out, plan, reports);
   } else {
@@ -591,6 +632,14 @@ int solve_command(Arguments args, std::ostream& out, std::ostream& err,
   if (const auto refused = refuse_if_too_large("solve", ring.ring, err, environment)) {
     return *refused;
   }
+  // The file is prepared before the solve: a path that cannot take the table is refused now.
+  std::optional<TableOutput> output;
+  try {
+    output.emplace(*path, ring.ring);
+  } catch (const TableFileError& error) {
+    err << "ioiwari: solve: " << error.what() << '\n';
+    return to_int(ExitCode::bad_table);
+  }
   const auto begin = std::chrono::steady_clock::now();
   const TableSize size = table_size(ring.ring);
   Progress progress(err, environment.error_is_terminal && !quiet, "solve", "classes", size.classes,
@@ -609,7 +658,7 @@ int solve_command(Arguments args, std::ostream& out, std::ostream& err,
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   try {
-    save_table(*table, *path);
+    output->commit(*table);
   } catch (const TableFileError& error) {
     err << "ioiwari: solve: " << error.what() << '\n';
     return to_int(ExitCode::bad_table);
@@ -617,7 +666,37 @@ int solve_command(Arguments args, std::ostream& out, std::ostream& err,
   out << "solved the ring of " << ring.ring.describe() << ": " << table->classes() << " classes in "
       << std::fixed << std::setprecision(1) << seconds << " s on " << threads
       << (threads == 1 ? " thread" : " threads") << "; wrote " << *path << " ("
-      << bytes_text(kTableHeaderBytes + size.table_bytes()) << ")\n"
+      << bytes_text(output->bytes()) << ")\n"
+      << std::flush;
+  return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
+}
+
+int verify_command(Arguments args, std::ostream& out, std::ostream& err) {
+  const auto mistake = [&err](const std::string& what) { return usage_error(err, what, "verify"); };
+  std::optional<std::string> path;
+  while (!args.done()) {
+    const std::string_view arg = args.take();
+    if (asks_for_help(arg)) return command_help(out, "verify");
+    if (arg.starts_with('-') && arg.size() > 1) {
+      return mistake("verify: unknown option '" + std::string(arg) + "'");
+    }
+    if (path) return mistake("verify: one table at a time, got '" + std::string(arg) + "'");
+    path = std::string(arg);
+  }
+  if (!path || path->empty()) return mistake("verify: give the table file to check");
+  const auto begin = std::chrono::steady_clock::now();
+  TableCheck check;
+  try {
+    check = verify_table(*path);
+  } catch (const TableFileError& error) {
+    err << "ioiwari: verify: " << error.what() << '\n';
+    return to_int(ExitCode::bad_table);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  out << "table '" << *path << "' is sound: the ring of " << check.ring.describe() << ", "
+      << check.classes << " classes; " << check.blocks << " blocks (" << bytes_text(check.bytes)
+      << ") checked in " << std::fixed << std::setprecision(1) << seconds << " s\n"
       << std::flush;
   return out ? to_int(ExitCode::ok) : to_int(ExitCode::output_closed);
 }
@@ -642,8 +721,10 @@ int help_command(Arguments args, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
-            std::ostream& err, const Environment& environment) {
+namespace {
+
+int dispatch(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
+             std::ostream& err, const Environment& environment) {
   if (args.empty()) return player_command(args, in, out, err, environment);
   const std::string_view first = args.front();
   Arguments rest(args.subspan(1));
@@ -655,6 +736,7 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
   if (first == "starts") return starts_command(rest, out, err, environment);
   if (first == "help") return help_command(rest, out, err);
   if (first == "solve") return solve_command(rest, out, err, environment);
+  if (first == "verify") return verify_command(rest, out, err);
   const bool alone = args.size() == 1;
   if (asks_for_help(first) && alone) {
     write_overview(out);
@@ -675,6 +757,20 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
   }
   if (first.starts_with('-')) return player_command(args, in, out, err, environment);
   return usage_error(err, "unknown command '" + std::string(first) + "'");
+}
+
+}  // namespace
+
+int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
+            std::ostream& err, const Environment& environment) {
+  try {
+    return dispatch(args, in, out, err, environment);
+  } catch (const TableError& error) {
+    // A table file found damaged or changed by a look-up, after it was opened.
+    const bool command = !args.empty() && find_command(args.front()) != nullptr;
+    err << "ioiwari: " << (command ? where(args.front()) : "") << error.what() << '\n';
+    return to_int(ExitCode::bad_table);
+  }
 }
 
 }  // namespace ioiwari

@@ -57,24 +57,35 @@ constexpr std::array kCommands = {
     CommandHelp{
         "referee", "ioiwari referee [OPTIONS] [RING] -- PLAYER [ARGS...]",
         "run PLAYER as player 1, one process per game, and score it as the IOI did",
-        "Each game runs PLAYER in its own process group against `opponent`'s play, and\n"
-        "gets one verdict: win, tie, loss, or the fault (unreadable move, move out of\n"
-        "range, empty pit, time limit, exit before the end, output after the end, non-zero\n"
-        "exit, killed by a signal). A win scores 4 points, a tie 2.\n"
+        "Each game runs PLAYER against `opponent`'s play and gives one verdict: win, tie,\n"
+        "loss, or the fault (unreadable move, move out of range, empty pit, time limit,\n"
+        "memory limit, exit before the end, output after the end, non-zero exit, killed by\n"
+        "a signal, left processes behind). A win scores 4 points, a tie 2. PLAYER runs\n"
+        "below a keeper that kills everything it starts when its game ends; a player that\n"
+        "leaves processes running when it exits loses the game for it.\n"
         "  --starts all|classes|N  all 357 starts (default), one of each of the 51\n"
         "               rotation classes, or N drawn at random\n"
         "  --strategy S[,S...]|all  the opponents (default optimal)\n"
         "  --seed N     seeds the random starts and the strategies (default 1)\n"
-        "  --jobs N     games at once (default 1)\n"
-        "  --move-time MS  the time for each move (default 2000)\n"
-        "  --game-time MS  the time for the whole game (default 20000)\n"
-        "  --exit-time MS  the time to exit after the last move (default 2000)\n"
+        "  --jobs N     games at once (default 1; capped by the open-file limit)\n"
+        "  --move-time MS  CPU time for each move, start-up in the first (default 2000)\n"
+        "  --game-time MS  CPU time for the whole game (default 20000)\n"
+        "  --exit-time MS  CPU time to exit after the last move (default 2000)\n"
+        "  --wall-factor N  each limit's wall-clock time is N times its CPU time\n"
+        "               (default 5)\n"
+        "  --memory MB  memory of the player's processes, not counting mapped files\n"
+        "               (default 1024)\n"
+        "  --no-data-limit  no kernel cap (RLIMIT_DATA) at twice --memory, for players\n"
+        "               that reserve more than they use (AddressSanitizer, a JVM)\n"
+        "  --isolate    run each player in new PID, network and IPC namespaces\n"
         "  --max-line BYTES  the longest move line read from the player (default 64)\n"
         "  --show N     failing games listed in the summary (default 5)\n"
         "  --json       the summary as JSON\n"
         "  --quiet      no progress line (it is drawn on standard error only when that is\n"
         "               a terminal, and never with --json)\n"
-        "Exit status: 0 every game won, 1 not every game won, 2 bad command line.\n"},
+        "Exit status: 0 every game won, 1 not every game won, 2 bad command line, a\n"
+        "PLAYER that cannot be run or --isolate refused, 3 the system refused pipes or\n"
+        "processes (no game judged), 130 and 143 stopped by SIGINT or SIGTERM.\n"},
     CommandHelp{
         "analyze", "ioiwari analyze [--json] [RING] P1 ... PN | CODE",
         "the value of every move on a board, and the best line to the end",
@@ -115,6 +126,14 @@ constexpr std::array kCommands = {
                 "  --quiet      no progress line\n"
                 "Exit status: 0, 2 for a bad command line or a ring too large for this machine's\n"
                 "memory, 7 when the file cannot be written.\n"},
+    CommandHelp{"verify", "ioiwari verify FILE",
+                "check a whole table file, every block and every part",
+                "A command given --table checks the parts of a table file as it reads them;\n"
+                "verify checks all of them now: every block against its checksum, the\n"
+                "directory against the bitmap, the bitmap against the ring's classes, and every\n"
+                "value against the ring's range. The ring is the one the file names.\n"
+                "Exit status: 0 the table is sound, 2 bad command line, 7 the file is not a\n"
+                "table, is truncated, damaged, or changed while it was checked.\n"},
     CommandHelp{"help", "ioiwari help [COMMAND]", "the overview, or a command's usage and options",
                 "`ioiwari COMMAND --help` prints the same as `ioiwari help COMMAND`.\n"
                 "Exit status: 0, or 2 for an unknown command.\n"},
@@ -172,7 +191,7 @@ void write_overview(std::ostream& out) {
 
 void write_command_help(std::ostream& out, const CommandHelp& command) {
   out << "usage: " << command.synopsis << "\n\n" << command.summary << ".\n\n" << command.details;
-  if (command.name == "help") return;
+  if (command.name == "help" || command.name == "verify") return;
   out << kRingOptions;
   // bench and solve measure or make the solve, so they read no table.
   if (command.name != "bench" && command.name != "solve") out << kTableOption;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <iterator>
 #include <streambuf>
 #include <string>
 #include <utility>
@@ -70,6 +71,55 @@ class InterruptibleStream : public std::istream {
 };
 
 }  // namespace
+
+namespace {
+
+std::atomic<bool> stop_flag{false};
+volatile std::sig_atomic_t stop_signal = 0;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction stop_previous[std::size(kStopSignals)];
+
+extern "C" void on_stop(int signal) {
+  stop_signal = signal;
+  stop_flag.store(true);
+}
+
+}  // namespace
+
+StopOnSignals::StopOnSignals() {
+  stop_flag.store(false);
+  stop_signal = 0;
+  struct sigaction action {};
+  action.sa_handler = on_stop;
+  sigemptyset(&action.sa_mask);
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+    ::sigaction(kStopSignals[i], &action, &stop_previous[i]);
+}
+
+StopOnSignals::~StopOnSignals() {
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+    ::sigaction(kStopSignals[i], &stop_previous[i], nullptr);
+}
+
+const std::atomic<bool>& StopOnSignals::flag() const {
+  return stop_flag;
+}
+
+int StopOnSignals::signal() const {
+  return stop_signal;
+}
+
+std::string StopOnSignals::signal_name() const {
+  switch (stop_signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "a signal";
+}
 
 Environment Environment::of_process() {
   Environment environment;

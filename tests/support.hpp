@@ -3,11 +3,32 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ioiwari/game.hpp"
 #include "ioiwari/solver.hpp"
 
 namespace ioiwari::test {
+
+// Whether the programs under test are built with the sanitizers. They reserve terabytes of
+// address space, which the referee's data limit (RLIMIT_DATA) refuses them: their games are
+// refereed with the limit off, and their memory limited by sampling alone.
+#ifdef IOIWARI_SANITIZED
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+// `ioiwari referee ARGS` for the programs under test: with --no-data-limit when they carry the
+// sanitizers.
+inline std::vector<std::string> referee_args(std::vector<std::string> args) {
+  args.insert(args.begin(), "referee");
+  if (kSanitized) args.insert(args.begin() + 1, "--no-data-limit");
+  return args;
+}
+inline std::string referee_line(const std::string& args) {
+  return kSanitized ? "referee --no-data-limit " + args : "referee " + args;
+}
 
 inline const Table& table() {
   static const Table solved = Table::solve();

@@ -204,6 +204,13 @@ TEST_CASE("every command rejects bad options with one line, the usage, and exit 
       {{"referee", "--move-time", "fast", "--", "x"},
        "ioiwari: referee: --move-time needs a number 1 to 3600000, not \"fast\"\n"},
       {{"referee", "--verbose", "--", "x"}, "ioiwari: referee: unknown option '--verbose'\n"},
+      {{"referee", "--memory", "0", "--", "x"},
+       "ioiwari: referee: --memory needs a number 1 to 1048576, not \"0\"\n"},
+      {{"referee", "--wall-factor", "-2", "--", "x"},
+       "ioiwari: referee: --wall-factor needs a number 1 to 1000, not \"-2\"\n"},
+      {{"verify"}, "ioiwari: verify: give the table file to check\n"},
+      {{"verify", "a", "b"}, "ioiwari: verify: one table at a time, got 'b'\n"},
+      {{"verify", "--deep", "a"}, "ioiwari: verify: unknown option '--deep'\n"},
       {{"--second", "now"}, "ioiwari: '--second' takes no arguments, got 'now'\n"},
   };
   for (const Case& c : cases) {

@@ -17,6 +17,8 @@
 
 using namespace ioiwari;
 using ioiwari::test::perfect_moves;
+using ioiwari::test::referee_args;
+using ioiwari::test::referee_line;
 using ioiwari::test::table;
 using namespace std::chrono_literals;
 
@@ -54,6 +56,7 @@ Outcome run(std::vector<std::string> args, const std::string& input) {
 
 void check_wins_all_starts(Strategy strategy) {
   RefereeLimits limits;  // generous: the subject here is the moves, not the time they take
+  limits.data_limit = !test::kSanitized;
   limits.per_move = 30s;
   limits.per_game = 300s;
   limits.after_end = 30s;
@@ -363,8 +366,8 @@ TEST_CASE("ioiwari --second plays player 2 through pipes", "[e2e][opponent]") {
 }
 
 TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][referee]") {
-  const Outcome good = run({"referee", "--starts", "classes", "--strategy", "optimal,weakest",
-                            "--jobs", "2", "--", IOIWARI_BINARY},
+  const Outcome good = run(referee_args({"--starts", "classes", "--strategy", "optimal,weakest",
+                                         "--jobs", "2", "--", IOIWARI_BINARY}),
                            "");
   CHECK(good.status.success());
   CHECK(good.out.find("102 games (51 starts x 2 strategies), 2 jobs") != std::string::npos);
@@ -372,7 +375,7 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
   CHECK(good.out.ends_with("every game won\n"));
 
   const Outcome bad =
-      run({"referee", "--starts", "3", "--json", "--", FAULTY_PLAYER, "garbage"}, "");
+      run(referee_args({"--starts", "3", "--json", "--", FAULTY_PLAYER, "garbage"}), "");
   CHECK(bad.status.number == 1);
   CHECK(bad.out.find("\"unreadable move\": 3") != std::string::npos);
   CHECK(bad.out.find("\"all_won\": false") != std::string::npos);
@@ -384,7 +387,7 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
 
 TEST_CASE("the referee shows progress at a terminal, erased before the summary", "[e2e][referee]") {
   const std::string player = IOIWARI_BINARY;
-  ChildProcess child(under_terminal("referee --starts 3 -- " + player));
+  ChildProcess child(under_terminal(referee_line("--starts 3 -- " + player)));
   const Outcome outcome = collect(child);
   CHECK(outcome.status.success());
   // The pseudo-terminal turns each line end into CR LF.
@@ -394,7 +397,7 @@ TEST_CASE("the referee shows progress at a terminal, erased before the summary",
   for (const char* quiet : {"--quiet", "--json"}) {
     INFO(quiet);
     ChildProcess silent(
-        under_terminal(std::string("referee --starts 3 ") + quiet + " -- " + player));
+        under_terminal(referee_line(std::string("--starts 3 ") + quiet + " -- " + player)));
     const Outcome plain = collect(silent);
     CHECK(plain.status.success());
     CHECK(plain.out.find("\x1b[K") == std::string::npos);
@@ -402,7 +405,7 @@ TEST_CASE("the referee shows progress at a terminal, erased before the summary",
 }
 
 TEST_CASE("the referee shows no progress when standard error is not a terminal", "[e2e][referee]") {
-  const Outcome outcome = run({"referee", "--starts", "3", "--", IOIWARI_BINARY}, "");
+  const Outcome outcome = run(referee_args({"--starts", "3", "--", IOIWARI_BINARY}), "");
   CHECK(outcome.status.success());
   CHECK(outcome.err.empty());
   CHECK(outcome.out.starts_with("ioiwari referee: 3 games"));
@@ -434,6 +437,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
     const std::vector<Board> all = starts(ring, StartRule::defaults_for(ring));
     REQUIRE_FALSE(all.empty());
     RefereeLimits limits;
+    limits.data_limit = !test::kSanitized;
     limits.per_move = 30s;
     limits.per_game = 300s;
     limits.after_end = 30s;
@@ -454,22 +458,6 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
     }
   }
   std::filesystem::remove(table_path);
-}
-
-TEST_CASE("a damaged table file stops the binary with one line and status 7", "[e2e][rings]") {
-  const std::string path = std::filesystem::temp_directory_path() /
-                           ("ioiwari-damaged-" + std::to_string(::getpid()) + ".table");
-  REQUIRE(run({"solve", "--pits", "5", "--out", path}, "").status.success());
-  {
-    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-    file.seekp(-1, std::ios::end);
-    file.put('\x7f');
-  }
-  const Outcome outcome = run({"--pits", "5", "--table", path}, "2 3 3 3 3\n");
-  CHECK(outcome.status.number == to_int(ExitCode::bad_table));
-  CHECK(outcome.out.empty());
-  CHECK(outcome.err == "ioiwari: table '" + path + "' fails its checksum: it is damaged\n");
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("bench runs the binary itself on a whole game and reports its time and faults",

@@ -1,8 +1,18 @@
 // The referee against ioiwari itself and against players that break the protocol.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <string>
@@ -13,6 +23,7 @@
 #include "ioiwari/process.hpp"
 #include "ioiwari/referee.hpp"
 #include "support.hpp"
+#include "table_files.hpp"
 #include "text_support.hpp"
 
 using namespace ioiwari;
@@ -26,22 +37,42 @@ namespace {
 // that no verdict here can turn into a time limit on a busy machine.
 RefereeLimits generous() {
   RefereeLimits limits;
+  limits.data_limit = !test::kSanitized;
   limits.per_move = 30s;
   limits.per_game = 300s;
   limits.after_end = 30s;
   return limits;
 }
 
-// Limits for a player that never answers (or never exits after the end): it is judged at the
-// limit whatever the limit is, so a short one only saves time.
+// Limits for a player that never answers (or never exits after the end) and uses no CPU time
+// meanwhile: it is judged at the wall-clock limit whatever the limit is, so a short one only
+// saves time.
 RefereeLimits silent_during_game() {
   RefereeLimits limits = generous();
   limits.per_move = 500ms;
+  limits.wall_factor = 1;
   return limits;
 }
 RefereeLimits silent_after_end() {
   RefereeLimits limits = generous();
   limits.after_end = 500ms;
+  limits.wall_factor = 1;
+  return limits;
+}
+
+// Limits for a player that computes forever: only its CPU time can end it; its wall-clock limit
+// is far beyond any load.
+RefereeLimits computing() {
+  RefereeLimits limits = generous();
+  limits.per_move = 300ms;
+  limits.wall_factor = 1000;
+  return limits;
+}
+
+// Limits for a player that takes memory without end.
+RefereeLimits small_memory() {
+  RefereeLimits limits = generous();
+  limits.memory_mb = 64;
   return limits;
 }
 
@@ -70,14 +101,18 @@ bool gone(pid_t pid) {
 }
 
 // The processes whose command line holds `mark` and that still run (zombies are dead).
-std::vector<pid_t> running_with(const std::string& mark) {
+// The processes whose command line holds `mark`, and begins with `program` when it is given,
+// that still run (zombies are dead). Processes may end while /proc is read: they are skipped.
+std::vector<pid_t> running_with(const std::string& mark, const std::string& program = "") {
   std::vector<pid_t> found;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
+  std::error_code error;
+  for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
+       entry.increment(error)) {
+    const std::string name = entry->path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream file(entry.path() / "cmdline");
+    std::ifstream file(entry->path() / "cmdline");
     std::string command((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (command.find(mark) == std::string::npos) continue;
+    if (command.find(mark) == std::string::npos || !command.starts_with(program)) continue;
     const pid_t pid = std::stoi(name);
     if (!gone(pid)) found.push_back(pid);
   }
@@ -151,7 +186,7 @@ TEST_CASE("a greedy player loses some games, the same ones with any number of jo
   CHECK(not_won > 0);
 }
 
-TEST_CASE("the player's whole process group is killed and reaped", "[e2e][referee]") {
+TEST_CASE("the player and its children are killed and reaped with the verdict", "[e2e][referee]") {
   const GameReport report = referee_game({FAULTY_PLAYER, "spawn"}, ioi_starts().front(),
                                          Strategy::optimal, 1, table(), generous());
   CHECK(report.verdict == Verdict::unreadable_move);
@@ -161,17 +196,28 @@ TEST_CASE("the player's whole process group is killed and reaped", "[e2e][refere
   said >> word >> grandchild;
   REQUIRE(word == "child");
   REQUIRE(grandchild > 0);
-  const auto deadline = Clock::now() + 30s;  // returns as soon as it is gone
-  while (!gone(grandchild) && Clock::now() < deadline)
-    std::this_thread::sleep_for(10ms);
+  // Gone when the game is judged, not later: its keeper reaped it before it reported.
   CHECK(gone(grandchild));
 }
 
-TEST_CASE("a player that cannot be run is judged, not fatal", "[e2e][referee]") {
-  const GameReport report = referee_game({"/nonexistent/player"}, ioi_starts().front(),
-                                         Strategy::optimal, 1, table(), RefereeLimits{});
-  CHECK(report.verdict == Verdict::early_exit);
-  CHECK(report.detail.find("/nonexistent/player") != std::string::npos);
+TEST_CASE("a player that cannot be run is refused before any game, not judged", "[e2e][referee]") {
+  const auto refusal = [](const std::vector<std::string>& player) -> std::string {
+    try {
+      check_player(player, generous());
+      return "";
+    } catch (const SpawnError& error) {
+      CHECK(error.kind() == SpawnError::Kind::program);
+      return error.what();
+    }
+  };
+  CHECK(refusal({"/nonexistent/player"}) ==
+        "cannot run '/nonexistent/player': No such file or directory");
+  CHECK(refusal({"/"}) == "cannot run '/': Permission denied");
+  CHECK(refusal({"no-such-program-in-path"}) == "cannot find 'no-such-program-in-path' in PATH");
+  CHECK(refusal({IOIWARI_BINARY}).empty());
+  CHECK_THROWS_AS(referee_game({"/nonexistent/player"}, ioi_starts().front(), Strategy::optimal, 1,
+                               table(), generous()),
+                  SpawnError);
 }
 
 TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2e][referee]") {
@@ -217,6 +263,11 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
       {"close-input", Verdict::early_exit, generous()},
       // its child ignores SIGTERM too
       {"spawn", Verdict::unreadable_move, generous()},
+      // a child that escapes its process group, its session, or its parent, and ignores every
+      // signal it can: the game is won, but the player is judged for what it left running
+      {"setsid-child", Verdict::left_behind, generous()},
+      {"setpgid-child", Verdict::left_behind, generous()},
+      {"double-fork", Verdict::left_behind, generous()},
   };
   const long before = peak_memory_kb();
   for (const Case& c : cases) {
@@ -225,19 +276,119 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
     const auto reports =
         run_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2, c.limits), table());
     for (const GameReport& report : reports) {
+      INFO(report.detail);
       CHECK(report.verdict == c.verdict);
       CHECK(report.player_errors.size() <= ChildProcess::kMaxErrorBytes);
+      if (c.verdict == Verdict::left_behind) {
+        CHECK(report.detail == "exited, leaving 1 process running (killed since)");
+        CHECK(report.bank1 > report.bank2);  // it would have won
+      }
     }
-    // Children that the kill orphaned are reaped by init; give it a moment (the wait ends as
-    // soon as they are gone).
-    const auto deadline = Clock::now() + 30s;
-    while (!running_with(mark).empty() && Clock::now() < deadline) {
-      std::this_thread::sleep_for(10ms);
-    }
+    // Nothing of any game is left: not a process, not a zombie waiting for init.
     CHECK(running_with(mark).empty());
   }
   // Flooding players must not make the referee hold their output.
   CHECK(peak_memory_kb() - before < 32 * 1024);
+}
+
+TEST_CASE("a player is charged for the CPU time it and its processes use",
+          "[e2e][referee][hostile]") {
+  // Computing forever: judged when its CPU time runs out, whatever the clock says.
+  for (const char* mode : {"spin", "spin-child"}) {
+    INFO(mode);
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + mode;
+    const GameReport report = referee_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
+                                           Strategy::optimal, 1, table(), computing());
+    INFO(report.detail);
+    CHECK(report.verdict == Verdict::timeout);
+    CHECK(report.detail.starts_with("move 1: used "));
+    CHECK(report.detail.find(" of CPU time; the limit is 300 ms") != std::string::npos);
+    CHECK(report.cpu >= 300ms);
+    CHECK(report.cpu < 10s);  // about the limit: a sample or two late at most
+    CHECK(running_with(mark).empty());
+  }
+  // Waiting forever uses no CPU time: judged at the wall-clock limit, five times the CPU limit.
+  RefereeLimits waiting = generous();
+  waiting.per_move = 200ms;
+  const GameReport report = referee_game({FAULTY_PLAYER, "hang"}, ioi_starts().front(),
+                                         Strategy::optimal, 1, table(), waiting);
+  INFO(report.detail);
+  CHECK(report.verdict == Verdict::timeout);
+  CHECK(report.detail.starts_with("move 1: nothing within 1000 ms of wall-clock time (it used "));
+  CHECK(report.wall >= 1000ms);
+  CHECK(report.cpu < 200ms);
+}
+
+TEST_CASE("a player that takes memory without end gets the memory limit",
+          "[e2e][referee][hostile]") {
+  // Private memory (which the kernel also caps, at twice the limit) and shared memory (which it
+  // does not): both are the player's, and both are counted.
+  for (const char* mode : {"allocate", "allocate-shared"}) {
+    INFO(mode);
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + mode;
+    const GameReport report = referee_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
+                                           Strategy::optimal, 1, table(), small_memory());
+    INFO(report.detail);
+    CHECK(report.verdict == Verdict::memory_limit);
+    CHECK(report.detail.find("; the limit is 64 MB") != std::string::npos);
+    CHECK(report.peak_memory_kb > 64 * 1024);
+    // The kernel's cap, at twice the limit, holds the first: nothing is over it.
+    if (!test::kSanitized && std::string(mode) == "allocate") {
+      CHECK(report.peak_memory_kb <= 2 * 64 * 1024 + 1024);  // and a stack
+    }
+    CHECK(running_with(mark).empty());
+  }
+  // A player that maps a table file pays nothing for it: its peak is its own memory.
+  const GameReport fine = referee_game({IOIWARI_BINARY}, ioi_starts().front(), Strategy::optimal, 1,
+                                       table(), small_memory());
+  CHECK(fine.verdict == Verdict::win);
+  CHECK(fine.peak_memory_kb > 0);
+  CHECK(fine.peak_memory_kb < 64 * 1024);
+}
+
+TEST_CASE("with isolation a player has no network, its own process numbers, and no way out",
+          "[e2e][referee][hostile][isolate]") {
+  if (const auto refused = isolation_refused()) {
+    WARN("no isolation test: " << *refused);
+    return;
+  }
+  // A port that answers, for a player that is not isolated to reach.
+  const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(server >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(server, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(server, 8) == 0);
+  socklen_t length = sizeof address;
+  REQUIRE(::getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  RefereeLimits isolated = generous();
+  isolated.isolate = true;
+  const auto game = [&](std::vector<std::string> player, const RefereeLimits& limits) {
+    return referee_game(player, ioi_starts().front(), Strategy::optimal, 1, table(), limits);
+  };
+  const GameReport open = game({FAULTY_PLAYER, "network", port}, generous());
+  CHECK(open.verdict == Verdict::win);
+  CHECK(open.player_errors == "network: connected\n");
+  const GameReport closed = game({FAULTY_PLAYER, "network", port}, isolated);
+  CHECK(closed.verdict == Verdict::win);
+  CHECK(closed.player_errors.starts_with("network: "));
+  CHECK(closed.player_errors != "network: connected\n");
+  ::close(server);
+  // The player is alone in its PID namespace, below its keeper, the namespace's init.
+  const GameReport pid = game({FAULTY_PLAYER, "pid"}, isolated);
+  CHECK(pid.verdict == Verdict::win);
+  CHECK(pid.player_errors == "pid 2\n");
+  // What it leaves is judged and killed as without isolation.
+  for (const char* mode : {"setsid-child", "double-fork"}) {
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-isolated-" + mode;
+    const GameReport left = game({FAULTY_PLAYER, mode, mark}, isolated);
+    CHECK(left.verdict == Verdict::left_behind);
+    CHECK(running_with(mark).empty());
+  }
+  // ioiwari itself plays as ever.
+  CHECK(game({IOIWARI_BINARY}, isolated).verdict == Verdict::win);
 }
 
 TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", "[e2e][referee]") {
@@ -270,42 +421,80 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
     CHECK(points(report.verdict) == c.points);
     plan.starts.push_back(start);
   }
-  // The same three through the summary and the JSON document, pinned whole but for the time
-  // of the slowest move: 2 + 0 + 4 points of 12.
+  // The same three through the summary and the JSON document, pinned whole but for times and
+  // memory, which vary: 2 + 0 + 4 points of 12.
   const auto reports = run_games(plan, table());
   std::ostringstream summary, json;
   write_summary(summary, plan, reports, 5);
   write_json(json, plan, reports);
-  // Which game had the slowest move is a matter of timing too.
-  CHECK(test_support::replace_after(summary.str(), "slowest move: ", "\n", "0 ms (start ?)") ==
+  std::string text = summary.str();
+  for (const char* key : {"slowest move: ", "most memory: "})
+    text = test_support::replace_after(text, key, "\n", "?");
+  CHECK(text ==
         "ioiwari referee: 3 games (3 starts x 1 strategies), 1 job\n"
-        "  win                        1\n"
-        "  tie                        1\n"
-        "  loss                       1\n"
-        "  unreadable move            0\n"
-        "  move out of range          0\n"
-        "  empty pit                  0\n"
-        "  time limit                 0\n"
-        "  exit before the end        0\n"
-        "  output after the end       0\n"
-        "  non-zero exit              0\n"
-        "  killed by a signal         0\n"
-        "points: 6 of 12\n"
-        "slowest move: 0 ms (start ?)\n"
-        "not won: start 1 0 0 1 0 0 0, optimal, seed 1: tie; banks 1 1; moves 1 4\n"
-        "not won: start 0 0 0 0 0 0 1, optimal, seed 2: loss; banks 0 1; moves 7\n"
-        "not every game won\n");
-  CHECK(test_support::replace_after(json.str(), "\"slowest_move_ms\": ", ",", "0") ==
-        "{\"games\": 3, \"starts\": 3, \"strategies\": [\"optimal\"], \"jobs\": 1, "
-        "\"verdicts\": {\"win\": 1, \"tie\": 1, \"loss\": 1, \"unreadable move\": 0, "
-        "\"move out of range\": 0, \"empty pit\": 0, \"time limit\": 0, "
-        "\"exit before the end\": 0, \"output after the end\": 0, \"non-zero exit\": 0, "
-        "\"killed by a signal\": 0}, \"points\": 6, \"max_points\": 12, \"slowest_move_ms\": 0, "
-        "\"not_won\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
-        "\"verdict\": \"tie\", \"detail\": \"\", \"bank1\": 1, \"bank2\": 1, \"moves\": [1, 4]}, "
-        "{\"start\": \"0 0 0 0 0 0 1\", \"strategy\": \"optimal\", \"seed\": 2, "
-        "\"verdict\": \"loss\", \"detail\": \"\", \"bank1\": 0, \"bank2\": 1, \"moves\": [7]}], "
-        "\"all_won\": false}\n");
+        "limits: CPU time 30000 ms a move, 300000 ms a game, 30000 ms to exit after it; "
+        "wall-clock time 5 times as long; 1024 MB of memory" +
+            std::string(test::kSanitized ? " (sampled only)" : "") +
+            "\n"
+            "  win                        1\n"
+            "  tie                        1\n"
+            "  loss                       1\n"
+            "  unreadable move            0\n"
+            "  move out of range          0\n"
+            "  empty pit                  0\n"
+            "  time limit                 0\n"
+            "  memory limit               0\n"
+            "  exit before the end        0\n"
+            "  output after the end       0\n"
+            "  non-zero exit              0\n"
+            "  killed by a signal         0\n"
+            "  left processes behind      0\n"
+            "points: 6 of 12\n"
+            "slowest move: ?\n"
+            "most memory: ?\n"
+            "not won: start 1 0 0 1 0 0 0, optimal, seed 1: tie; banks 1 1; moves 1 4\n"
+            "not won: start 0 0 0 0 0 0 1, optimal, seed 2: loss; banks 0 1; moves 7\n"
+            "not every game won\n");
+  std::string document = json.str();
+  for (const char* key :
+       {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ", "\"peak_memory_kb\": ",
+        "\"cpu_ms\": ", "\"wall_ms\": ", "\"max_rss_kb\": "})
+    document = test_support::replace_after(document, key, ",}", "0");
+  CHECK(
+      document ==
+      "{\"games\": 3, \"starts\": 3, \"strategies\": [\"optimal\"], \"jobs\": 1, "
+      "\"limits\": {\"move_cpu_ms\": 30000, \"game_cpu_ms\": 300000, \"exit_cpu_ms\": 30000, "
+      "\"wall_factor\": 5, \"memory_mb\": 1024, \"data_limit\": " +
+          std::string(test::kSanitized ? "false" : "true") +
+          ", \"max_line_bytes\": 64, \"isolate\": false}, "
+          "\"verdicts\": {\"win\": 1, \"tie\": 1, \"loss\": 1, \"unreadable move\": 0, "
+          "\"move out of range\": 0, \"empty pit\": 0, \"time limit\": 0, \"memory limit\": 0, "
+          "\"exit before the end\": 0, \"output after the end\": 0, \"non-zero exit\": 0, "
+          "\"killed by a signal\": 0, \"left processes behind\": 0}, \"points\": 6, "
+          "\"max_points\": 12, \"slowest_move_ms\": 0, \"slowest_move_cpu_ms\": 0, "
+          "\"peak_memory_kb\": 0, "
+          "\"not_won\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
+          "\"verdict\": \"tie\", \"detail\": \"\", \"bank1\": 1, \"bank2\": 1, \"moves\": [1, 4]}, "
+          "{\"start\": \"0 0 0 0 0 0 1\", \"strategy\": \"optimal\", \"seed\": 2, "
+          "\"verdict\": \"loss\", \"detail\": \"\", \"bank1\": 0, \"bank2\": 1, \"moves\": [7]}], "
+          "\"reports\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
+          "\"verdict\": \"tie\", \"bank1\": 1, \"bank2\": 1, \"cpu_ms\": 0, \"wall_ms\": 0, "
+          "\"peak_memory_kb\": 0, \"max_rss_kb\": 0}, {\"start\": \"0 0 0 0 0 0 1\", \"strategy\": "
+          "\"optimal\", "
+          "\"seed\": 2, \"verdict\": \"loss\", \"bank1\": 0, \"bank2\": 1, \"cpu_ms\": 0, "
+          "\"wall_ms\": 0, \"peak_memory_kb\": 0, \"max_rss_kb\": 0}, {\"start\": \"0 0 0 1 2 0 "
+          "0\", "
+          "\"strategy\": \"optimal\", \"seed\": 3, \"verdict\": \"win\", \"bank1\": 3, "
+          "\"bank2\": 0, \"cpu_ms\": 0, \"wall_ms\": 0, \"peak_memory_kb\": 0, \"max_rss_kb\": "
+          "0}], "
+          "\"all_won\": false}\n");
+  // Every game's figures are there: a player's memory and time are never nothing.
+  for (const GameReport& report : reports) {
+    CHECK(report.peak_memory_kb > 0);
+    CHECK(report.max_rss_kb >= report.peak_memory_kb);
+    CHECK(report.cpu > 0ns);
+    CHECK(report.wall >= report.slowest_move);
+  }
 }
 
 TEST_CASE("the verdict at the player's exit, case by case", "[referee]") {
@@ -334,4 +523,172 @@ TEST_CASE("the verdict at the player's exit, case by case", "[referee]") {
   CHECK(points(Verdict::loss) == 0);
   for (int v = static_cast<int>(Verdict::unreadable_move); v < kVerdictCount; ++v)
     CHECK(points(static_cast<Verdict>(v)) == 0);
+}
+
+namespace {
+
+// Runs the binary with `args` in a child whose limits `prepare` sets (in the child, before exec),
+// and collects how it ends.
+struct Ended {
+  int status = -1;  // its exit status, or -1 when a signal ended it
+  std::string out, err;
+};
+
+Ended run_limited(const std::string& binary, const std::vector<std::string>& args,
+                  const std::function<void()>& prepare) {
+  test::TempFolder folder;
+  const std::string out_path = folder.file("out"), err_path = folder.file("err");
+  std::vector<std::string> argv = {binary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> pointers;
+  for (std::string& arg : argv)
+    pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT, 0666);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT, 0666);
+    const int in = ::open("/dev/null", O_RDONLY);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    prepare();
+    ::execv(pointers[0], pointers.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  Ended ended;
+  ended.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream out(out_path), err(err_path);
+  ended.out.assign(std::istreambuf_iterator<char>(out), {});
+  ended.err.assign(std::istreambuf_iterator<char>(err), {});
+  return ended;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a --jobs the open-file limit cannot serve is capped, once, and every game is judged right",
+    "[e2e][referee][hostile]") {
+  const Ended ended = run_limited(
+      IOIWARI_BINARY, test::referee_args({"--starts", "24", "--jobs", "256", "--", IOIWARI_BINARY}),
+      [] {
+        const rlimit files{64, 64};  // soft and hard: the referee cannot raise it
+        ::setrlimit(RLIMIT_NOFILE, &files);
+      });
+  INFO(ended.err);
+  CHECK(ended.status == 0);
+  CHECK(ended.err ==
+        "ioiwari: referee: --jobs 256 capped at 2: this process may open too few "
+        "files for more games at once\n");
+  CHECK(ended.out.find("24 games (24 starts x 1 strategies), 2 jobs") != std::string::npos);
+  CHECK(ended.out.ends_with("every game won\n"));
+}
+
+TEST_CASE("when the system refuses processes the referee waits, and its failure is never a verdict",
+          "[e2e][referee][hostile]") {
+  // RLIMIT_NPROC binds a user other than root; the binary goes where that user can run it.
+  if (::geteuid() != 0 || test::kSanitized) {
+    WARN(
+        "no test of a process limit: it needs root to run the referee as another user, and "
+        "programs without the sanitizers' threads");
+    return;
+  }
+  test::TempFolder folder;
+  ::chmod(folder.path().c_str(), 0755);
+  const std::string binary = folder.file("ioiwari");
+  std::filesystem::copy_file(IOIWARI_BINARY, binary);
+  ::chmod(binary.c_str(), 0755);
+  const uid_t nobody = 65534;
+  const auto as_nobody_with = [&](rlim_t processes) {
+    return [=] {
+      const rlimit limit{processes, processes};
+      ::setrlimit(RLIMIT_NPROC, &limit);
+      if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+        ::_exit(126);
+      }
+    };
+  };
+  // Room for the referee's threads and one game at a time: the other jobs' forks are refused
+  // (EAGAIN) until a game ends. Every game is still played, and won.
+  const Ended tight = run_limited(binary, {"referee", "--starts", "8", "--jobs", "3", "--", binary},
+                                  as_nobody_with(6));
+  INFO(tight.err);
+  REQUIRE(tight.status != 126);
+  CHECK(tight.status == 0);
+  CHECK(tight.out.find("8 games (8 starts x 1 strategies), 3 jobs") != std::string::npos);
+  CHECK(tight.out.find("  win                        8\n") != std::string::npos);
+  // No room at all: the referee gives up with its own status and one line; nothing is judged.
+  const Ended none =
+      run_limited(binary, {"referee", "--starts", "2", "--", binary}, as_nobody_with(1));
+  INFO(none.err);
+  CHECK(none.status == static_cast<int>(RefereeExit::failed));
+  CHECK(none.out.empty());
+  CHECK(none.err.starts_with("ioiwari: referee: fork: Resource temporarily unavailable"));
+  CHECK(none.err.find('\n') == none.err.size() - 1);
+}
+
+TEST_CASE("isolation where the system refuses namespaces is refused with one line",
+          "[e2e][referee][isolate]") {
+  const Ended refused = run_limited(
+      DENY_NAMESPACES,
+      [] {
+        std::vector<std::string> args = {IOIWARI_BINARY};
+        for (const std::string& arg :
+             test::referee_args({"--isolate", "--starts", "2", "--", IOIWARI_BINARY}))
+          args.push_back(arg);
+        return args;
+      }(),
+      [] {});
+  INFO(refused.err);
+  CHECK(refused.status == 2);
+  CHECK(refused.out.empty());
+  CHECK(refused.err ==
+        "ioiwari: referee: --isolate: cannot make new namespaces: Operation not permitted\n");
+  // Without --isolate the same system runs the games.
+  const Ended plain = run_limited(
+      DENY_NAMESPACES,
+      [] {
+        std::vector<std::string> args = {IOIWARI_BINARY};
+        for (const std::string& arg : test::referee_args({"--starts", "2", "--", IOIWARI_BINARY}))
+          args.push_back(arg);
+        return args;
+      }(),
+      [] {});
+  CHECK(plain.status == 0);
+}
+
+TEST_CASE("a referee stopped by a signal ends every game and judges none",
+          "[e2e][referee][hostile]") {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    const std::string mark =
+        "mark-" + std::to_string(::getpid()) + "-stopped-" + std::to_string(signal);
+    const pid_t referee = ::fork();
+    REQUIRE(referee >= 0);
+    if (referee == 0) {
+      const int null = ::open("/dev/null", O_RDWR);
+      ::dup2(null, 0);
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+      ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "referee", "--no-data-limit", "--starts", "6",
+              "--jobs", "2", "--move-time", "100000", "--", FAULTY_PLAYER, "hang", mark.c_str(),
+              nullptr);
+      ::_exit(127);
+    }
+    // Two games under way, their players waiting. (The referee and its keepers hold the mark
+    // too, in the player's command line they were given.)
+    const auto deadline = Clock::now() + 120s;
+    while (running_with(mark, FAULTY_PLAYER).size() < 2 && Clock::now() < deadline)
+      std::this_thread::sleep_for(10ms);
+    REQUIRE(running_with(mark, FAULTY_PLAYER).size() == 2);
+    ::kill(referee, signal);
+    int status = 0;
+    ::waitpid(referee, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 128 + signal);
+    CHECK(running_with(mark).empty());
+  }
 }

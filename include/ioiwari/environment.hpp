@@ -2,6 +2,7 @@
 // whether colour is wanted, and Ctrl-C. main() reads it from the process; tests make it up.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,23 @@ struct Environment {
 
   // The environment of this process (POSIX: isatty, getenv, sigaction).
   static Environment of_process();
+};
+
+// While one lives, SIGINT, SIGTERM and SIGHUP set a flag instead of ending the process, so that
+// long work (the referee's games) can stop cleanly and leave nothing running; the handlers that
+// were there before come back when it goes. One at a time.
+class StopOnSignals {
+ public:
+  StopOnSignals();
+  ~StopOnSignals();
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+  const std::atomic<bool>& flag() const;
+  // The signal that came (its number), or 0.
+  int signal() const;
+  // Its name: "SIGINT".
+  std::string signal_name() const;
 };
 
 }  // namespace ioiwari

@@ -4,7 +4,7 @@
 
 _ioiwari() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="play opponent referee analyze starts bench solve help"
+  local commands="play opponent referee analyze starts bench solve verify help"
   local ring="--pits --capacity --start-beads --start-range"
   local strategies="optimal greedy random weakest"
   COMPREPLY=()
@@ -58,7 +58,7 @@ _ioiwari() {
       return
       ;;
     --start | --seed | --runs | --jobs | --move-time | --game-time | --exit-time | --max-line | \
-      --show | --start-beads | --start-range)
+      --show | --start-beads | --start-range | --memory | --wall-factor)
       return # a value of the user's own
       ;;
   esac
@@ -67,11 +67,20 @@ _ioiwari() {
     play) options="--first --second --start --seed --no-color --help $ring --table" ;;
     opponent) options="--start --seed --strategy --record --help $ring --table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
-                      --max-line --show --json --quiet --help -- $ring --table" ;;
+                      --wall-factor --memory --no-data-limit --isolate --max-line --show --json
+                      --quiet --help -- $ring --table" ;;
     analyze) options="--json --help $ring --table" ;;
     starts) options="--classes --json --quiet --help $ring --table" ;;
     bench) options="--runs --negamax --json --quiet --help $ring" ;;
     solve) options="--out --quiet --help $ring" ;;
+    verify)
+      if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      fi
+      return
+      ;;
     help)
       ((COMP_CWORD == 2)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
       return
