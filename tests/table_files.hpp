@@ -17,6 +17,7 @@
 
 #include "catch.hpp"
 #include "ioiwari/table_file.hpp"
+#include "table_seal.hpp"
 
 namespace ioiwari::test {
 
@@ -57,28 +58,6 @@ inline std::string make_socket(const TempFolder& folder, const std::string& name
   REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
   ::close(fd);
   return path;
-}
-
-inline std::uint64_t field(const std::vector<unsigned char>& bytes, std::size_t offset) {
-  std::uint64_t value;
-  std::memcpy(&value, bytes.data() + offset, 8);
-  return value;
-}
-
-inline void set_field(std::vector<unsigned char>& bytes, std::size_t offset, std::uint64_t value) {
-  std::memcpy(bytes.data() + offset, &value, 8);
-}
-
-// Recomputes every checksum of a table file's bytes: each block's, the list's and the header's.
-inline void reseal(std::vector<unsigned char>& bytes) {
-  constexpr std::uint64_t block = TableLayout::kBlockBytes;
-  const std::uint64_t blocks = field(bytes, 56);
-  const std::uint64_t sums = field(bytes, 112);
-  for (std::uint64_t b = 0; b < blocks && sums + 8 * b + 8 <= bytes.size(); ++b)
-    set_field(bytes, sums + 8 * b, table_checksum(bytes.data() + block * (b + 1), block));
-  set_field(bytes, 120, table_checksum(bytes.data() + sums, 8 * blocks));
-  set_field(bytes, 16, 0);
-  set_field(bytes, 16, table_checksum(bytes.data(), block));
 }
 
 // Changes the file at `path` in place (the same inode, as a reader that maps it sees it) with

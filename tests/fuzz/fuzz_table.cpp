@@ -1,0 +1,93 @@
+// Table files that anyone may have crafted: the input rewrites bytes of a sound table of a small
+// ring (its header's fields, its bitmap, its directory, its values), and mostly recomputes its
+// checksums as an attacker would. Loading it and asking every board's value, best move and
+// analysis must answer within the ring's range, or refuse the table with one line naming it:
+// never read outside the file (AddressSanitizer watches), never crash.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../table_seal.hpp"
+#include "fuzz_invariant.hpp"
+#include "ioiwari/solver.hpp"
+#include "ioiwari/table_file.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+const Ring kRing{4, 3};
+
+// A folder of this process's own, and a sound table's bytes.
+struct Sound {
+  std::string folder, path;
+  std::vector<unsigned char> bytes;
+  Sound() {
+    char name[] = "/tmp/ioiwari-fuzz-table-XXXXXX";
+    folder = ::mkdtemp(name);
+    path = folder + "/crafted.table";
+    save_table(*RingTable::solve(kRing), path);
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+    std::atexit([] {
+      ::unlink(sound().path.c_str());
+      ::rmdir(sound().folder.c_str());
+    });
+  }
+  static const Sound& sound();
+};
+
+const Sound& Sound::sound() {
+  static const Sound made;
+  return made;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Sound& sound = Sound::sound();
+  const TableLayout layout = table_layout(kRing);
+  const TableSize parts = table_size(kRing);
+  std::vector<unsigned char> bytes = sound.bytes;
+  // Each three bytes: which part, where in it, and the new byte.
+  const std::uint64_t regions[4][2] = {{0, 136},
+                                       {layout.bitmap_offset, parts.bitmap_bytes},
+                                       {layout.directory_offset, parts.directory_bytes},
+                                       {layout.values_offset, parts.values_bytes}};
+  for (std::size_t i = 0; i + 3 <= size; i += 3) {
+    const auto& region = regions[data[i] % 4];
+    bytes[region[0] + data[i + 1] % region[1]] = data[i + 2];
+  }
+  // An odd length leaves the checksums as they were: the damage then shows as damage.
+  if (size % 3 != 1) test::reseal(bytes);
+  {
+    std::ofstream out(sound.path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+  try {
+    const Table table(load_table(sound.path, kRing));
+    for (Board::Code code = 0; code < kRing.code_count(); ++code) {
+      const Board board = Board::from_code(code, kRing);
+      const int value = table.value(board);
+      FUZZ_CHECK(value >= -kRing.max_beads() && value <= kRing.max_beads());
+      const auto best = table.best_move(board);
+      FUZZ_CHECK(best.has_value() == !board.empty());
+      for (const MoveValue& move : table.analyze(board))
+        FUZZ_CHECK(move.value <= value);
+    }
+  } catch (const TableFileError& error) {
+    const std::string what = error.what();
+    FUZZ_CHECK(what.find('\n') == std::string::npos);
+    FUZZ_CHECK(what.find(sound.path) != std::string::npos);
+  }
+  try {
+    verify_table(sound.path);
+  } catch (const TableFileError&) {
+  }
+  return 0;
+}
