@@ -78,7 +78,7 @@ for puzzle in take-fraction stake-your-claim end-nim twins-noughts-crosses; do
 done
 
 # The documents.
-for file in README.md LICENSE; do
+for file in README.md LICENSE docs/rules.md docs/protocol.md docs/puzzles.md docs/table-format.md; do
   [ -s "$prefix/share/doc/ioiwari/$file" ] || fail "share/doc/ioiwari/$file is missing"
 done
 echo "check_install: the installed tree works ($prefix)"

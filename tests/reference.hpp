@@ -1,6 +1,6 @@
 // An independent statement of the rules and of negamax, to check the fast code against.
 // It shares no code with the core: pits are a plain vector, the move is written afresh from
-// ../shared/spec/rules.md, and the search is a plain recursion with its own memo.
+// docs/rules.md, and the search is a plain recursion with its own memo.
 #pragma once
 
 #include <vector>

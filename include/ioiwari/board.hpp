@@ -1,4 +1,4 @@
-// The board and the move rule of Ioiwari (../shared/spec/rules.md).
+// The board and the move rule of Ioiwari (docs/rules.md).
 #pragma once
 
 #include <array>

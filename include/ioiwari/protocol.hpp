@@ -1,4 +1,4 @@
-// The player program of ../shared/spec/protocol.md: reads the start and the opponent's
+// The player program of docs/protocol.md: reads the start and the opponent's
 // moves, writes its own moves, one a line, flushed.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The numbers of a ring of Ioiwari (../shared/spec/rules.md, "Other rings"): its pits and their
+// The numbers of a ring of Ioiwari (docs/rules.md, "Any ring"): its pits and their
 // capacity, and the rule that says which boards are starts. The IOI's ring is the default;
 // every other is a value made from the command line and handed down.
 #pragma once

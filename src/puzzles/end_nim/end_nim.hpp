@@ -1,4 +1,4 @@
-// End-Nim for two sides (../shared/spec/puzzles.md, section 3): Left takes boxes from the
+// End-Nim for two sides (docs/puzzles.md, "end-nim"): Left takes boxes from the
 // leftmost heap, Right from the rightmost; when one heap is left both take from it. A player
 // who cannot move loses.
 //

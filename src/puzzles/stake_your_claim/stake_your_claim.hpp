@@ -1,4 +1,4 @@
-// Stake your claim (../shared/spec/puzzles.md, section 2): players 0 and 1 write their digit
+// Stake your claim (docs/puzzles.md, "stake-your-claim"): players 0 and 1 write their digit
 // into the empty squares of an n x n grid; when it is full, a player scores the size of their
 // largest group of equal digits joined through edges, and each plays for (own - other's).
 #pragma once

@@ -1,4 +1,4 @@
-// Take a fraction (../shared/spec/puzzles.md, section 1): from r grains a move eats 1..r/m of
+// Take a fraction (docs/puzzles.md, "take-fraction"): from r grains a move eats 1..r/m of
 // them (rounded down); a player who cannot move loses.
 //
 // The lost positions, from the theory (README, "take-fraction"): every r below m, and then the

@@ -1,4 +1,4 @@
-// Twins' noughts and crosses (../shared/spec/puzzles.md, section 4): the first player writes
+// Twins' noughts and crosses (docs/puzzles.md, "twins-noughts-crosses"): the first player writes
 // o, the second x, until the 3x3 grid is full; then every pair of adjacent squares pays its
 // weight to the first player when the two letters match, else to the second.
 #pragma once
