@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
-#include "ioiwari/game.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/core/match.hpp"
+#include "ioiwari/core/table.hpp"
 
 using namespace ioiwari;
 
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   std::array<int, kPits> counts{};
   for (int& count : counts)
     std::cin >> count;
-  Game game(*Board::from_counts(counts));
+  Match game(*Board::from_counts(counts));
 
   // Modes that leave a process behind, however it hides, then play perfectly.
   if (mode == "setsid-child" || mode == "setpgid-child" || mode == "double-fork") {

@@ -3,7 +3,7 @@
 #include <map>
 #include <numeric>
 
-#include "ioiwari/constants.hpp"
+#include "ioiwari/core/constants.hpp"
 
 namespace reference {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ioiwari/game.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/core/match.hpp"
+#include "ioiwari/core/table.hpp"
 
 namespace ioiwari::test {
 
@@ -38,7 +38,7 @@ inline const Table& table() {
 // The moves `person` types, one a line, in the game from `start` where both players play the
 // table's best moves.
 inline std::string perfect_moves(const Board& start, Player person) {
-  Game game(start);
+  Match game(start);
   std::string typed;
   while (!game.over()) {
     const Pit pit = *table().best_move(game.board());

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/table_file.hpp"
+#include "ioiwari/core/table_file.hpp"
 #include "table_seal.hpp"
 
 namespace ioiwari::test {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ioiwari/table_file.hpp"
+#include "ioiwari/core/table_file.hpp"
 
 namespace ioiwari::test {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/analysis.hpp"
+#include "ioiwari/analysis/analysis.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;
@@ -57,11 +57,11 @@ TEST_CASE("analysis gives every move's value and the best line to the end", "[an
   const Analysis analysis = analyze(table(), kExample);
   CHECK(analysis.value == 2);
   REQUIRE(analysis.moves.size() == 7);
-  CHECK(analysis.moves.front() == MoveValue{*Pit::from_label(2, kPits), 2});
+  CHECK(analysis.moves.front() == PitValue{*Pit::from_label(2, kPits), 2});
   CHECK(analysis.line.over());
   CHECK(analysis.line.bank(Player::first) - analysis.line.bank(Player::second) == 2);
   // The line is the table's: each move is the best move of its board.
-  for (const Game::Ply& ply : analysis.line.history()) {
+  for (const Match::Ply& ply : analysis.line.history()) {
     CHECK(table().best_move(ply.before) == ply.pit);
   }
   std::ostringstream text;

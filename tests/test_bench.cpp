@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/bench.hpp"
-#include "ioiwari/cli.hpp"
-#include "ioiwari/environment.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/bench/bench.hpp"
+#include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/environment.hpp"
+#include "ioiwari/core/table.hpp"
 
 using namespace ioiwari;
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/board.hpp"
-#include "ioiwari/random.hpp"
+#include "ioiwari/core/board.hpp"
+#include "ioiwari/core/random.hpp"
 #include "reference.hpp"
 
 using namespace ioiwari;

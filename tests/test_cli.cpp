@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/board.hpp"
-#include "ioiwari/cli.hpp"
-#include "ioiwari/command_help.hpp"
-#include "ioiwari/exit_code.hpp"
-#include "ioiwari/opponent.hpp"
-#include "ioiwari/terminal.hpp"
+#include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/command_help.hpp"
+#include "ioiwari/core/board.hpp"
+#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/judge/opponent.hpp"
+#include "ioiwari/play/terminal.hpp"
 
 using namespace ioiwari;
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/bench.hpp"
-#include "ioiwari/cli.hpp"
+#include "ioiwari/bench/bench.hpp"
+#include "ioiwari/cli/cli.hpp"
 #include "text_support.hpp"
 
 using namespace ioiwari;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/exit_code.hpp"
-#include "ioiwari/process.hpp"
-#include "ioiwari/referee.hpp"
-#include "ioiwari/terminal.hpp"
+#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/judge/process.hpp"
+#include "ioiwari/judge/referee.hpp"
+#include "ioiwari/play/terminal.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;
@@ -106,7 +106,7 @@ struct Script {
 
 Script perfect_game(const Board& start) {
   Script script;
-  Game game(start);
+  Match game(start);
   while (!game.over()) {
     const Pit pit = *table().best_move(game.board());
     (game.to_move() == Player::first ? script.moves : script.replies)

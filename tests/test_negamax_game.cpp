@@ -1,9 +1,9 @@
 // Ioiwari as a game of the generic memoized negamax (include/negamax): the library solves every
 // board on its own and must agree with the fast table everywhere.
 #include "catch.hpp"
-#include "ioiwari/game.hpp"
-#include "ioiwari/negamax_game.hpp"
-#include "ioiwari/random.hpp"
+#include "ioiwari/core/match.hpp"
+#include "ioiwari/core/negamax_game.hpp"
+#include "ioiwari/core/random.hpp"
 #include "negamax/solver.hpp"
 #include "support.hpp"
 
@@ -32,7 +32,7 @@ TEST_CASE("the generic negamax's remoteness is the length of the table's best li
   Random random(2001);
   for (int trial = 0; trial < 2000; ++trial) {
     const Board board = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
-    Game line(board);
+    Match line(board);
     while (!line.over())
       line.play(*table().best_move(line.board()));
     INFO("board " << board);

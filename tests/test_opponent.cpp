@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/opponent.hpp"
-#include "ioiwari/protocol.hpp"
+#include "ioiwari/judge/opponent.hpp"
+#include "ioiwari/player/protocol.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;
@@ -25,7 +25,7 @@ struct Dialogue {
 
 Dialogue dialogue(const OpponentOptions& options) {
   Random random(options.seed);
-  Game game(options.start);
+  Match game(options.start);
   std::ostringstream player1, opponent;
   opponent << options.start << '\n';
   while (!game.over()) {
@@ -133,7 +133,7 @@ TEST_CASE("as player 2 the protocol loses by the least margin and takes every gi
   // the weakest first player throws them away.
   for (const Board& start : ioi_starts()) {
     Random random(5);
-    Game game(start);
+    Match game(start);
     std::ostringstream input, expected;
     input << start << '\n';
     while (!game.over()) {

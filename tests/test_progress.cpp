@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/cli.hpp"
-#include "ioiwari/progress.hpp"
+#include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/progress.hpp"
 
 using namespace ioiwari;
 using namespace std::chrono_literals;

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/protocol.hpp"
-#include "ioiwari/strategy.hpp"
-#include "ioiwari/token.hpp"
+#include "ioiwari/core/strategy.hpp"
+#include "ioiwari/input/token.hpp"
+#include "ioiwari/player/protocol.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;
@@ -21,14 +21,14 @@ namespace {
 struct Script {
   std::string input;
   std::string output;
-  Game game;
+  Match game;
 };
 
 Script script(const Board& start, Strategy opponent, std::uint64_t seed, Player me) {
   Random random(seed);
   std::ostringstream input, output;
   input << start << '\n';
-  Game game(start);
+  Match game(start);
   while (!game.over()) {
     if (game.to_move() == me) {
       const Pit pit = *table().best_move(game.board());

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/process.hpp"
-#include "ioiwari/referee.hpp"
+#include "ioiwari/judge/process.hpp"
+#include "ioiwari/judge/referee.hpp"
 #include "support.hpp"
 #include "table_files.hpp"
 #include "text_support.hpp"

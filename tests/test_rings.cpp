@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/negamax_game.hpp"
-#include "ioiwari/random.hpp"
-#include "ioiwari/ring_table.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/core/negamax_game.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/table.hpp"
 #include "negamax/solver.hpp"
 #include "support.hpp"
 

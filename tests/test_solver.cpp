@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/class_index.hpp"
-#include "ioiwari/random.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/core/class_index.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/table.hpp"
 #include "reference.hpp"
 #include "support.hpp"
 

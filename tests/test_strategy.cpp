@@ -2,7 +2,7 @@
 #include <set>
 
 #include "catch.hpp"
-#include "ioiwari/strategy.hpp"
+#include "ioiwari/core/strategy.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/random.hpp"
-#include "ioiwari/ring_table.hpp"
-#include "ioiwari/solver.hpp"
-#include "ioiwari/table_file.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/table.hpp"
+#include "ioiwari/core/table_file.hpp"
 #include "table_files.hpp"
 
 using namespace ioiwari;

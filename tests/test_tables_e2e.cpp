@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/exit_code.hpp"
-#include "ioiwari/game.hpp"
-#include "ioiwari/process.hpp"
-#include "ioiwari/ring_table.hpp"
-#include "ioiwari/solver.hpp"
-#include "ioiwari/table_file.hpp"
+#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/core/match.hpp"
+#include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/table.hpp"
+#include "ioiwari/core/table_file.hpp"
+#include "ioiwari/judge/process.hpp"
 #include "run_program.hpp"
 #include "table_files.hpp"
 
@@ -160,7 +160,7 @@ namespace {
 // waiting for player 2's reply, so that the file can be changed while the player holds it.
 struct HeldPlayer {
   ChildProcess child;
-  Game game;
+  Match game;
   explicit HeldPlayer(const std::string& path)
       : child([&] {
           std::vector<std::string> argv = {IOIWARI_BINARY};

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/terminal.hpp"
-#include "ioiwari/token.hpp"
+#include "ioiwari/input/token.hpp"
+#include "ioiwari/play/terminal.hpp"
 #include "support.hpp"
 
 using namespace ioiwari;
@@ -73,7 +73,7 @@ TEST_CASE("prompt lines are read as pit numbers or command words", "[terminal]")
 }
 
 TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]") {
-  Game game(kExample);
+  Match game(kExample);
   std::ostringstream out;
   draw_board(out, game, Names{"you", "ioiwari"}, Style(false));
   const std::string screen = out.str();
@@ -98,7 +98,7 @@ TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]")
 TEST_CASE("without colour, the counts the last move changed are in brackets", "[terminal]") {
   // 4 3 2 4 2 3 2; you play pit 2, ioiwari pit 3: 4 0 0 4 1 4 0. Pit 3 was emptied, pit 4
   // skimmed, pits 5 and 6 dropped in, pit 7 captured; pits 1 and 2 stayed as they were.
-  Game game(kExample);
+  Match game(kExample);
   game.play(*Pit::from_label(2, kPits));
   game.play(*Pit::from_label(3, kPits));
   std::ostringstream out;
@@ -119,7 +119,7 @@ TEST_CASE("without colour, the counts the last move changed are in brackets", "[
 
 TEST_CASE("each move is described: drops, skims, capture, the bead given away", "[terminal]") {
   const Names names{"you", "ioiwari"};
-  Game game(board({5, 0, 0, 5, 5, 0, 0}));
+  Match game(board({5, 0, 0, 5, 5, 0, 0}));
   game.play(*Pit::from_label(1, kPits));
   std::ostringstream out;
   describe_last_move(out, game, names, Style(false));
@@ -128,13 +128,13 @@ TEST_CASE("each move is described: drops, skims, capture, the bead given away", 
         "skimmed full pit 5: 1 bead to you; dropped in pits 6, 7; the last bead fell on empty "
         "pit 1: 1 bead to ioiwari. Banks: you 2, ioiwari 1.\n");
 
-  Game capture(board({0, 3, 0, 2, 1, 0, 0}));
+  Match capture(board({0, 3, 0, 2, 1, 0, 0}));
   capture.play(*Pit::from_label(2, kPits));
   out.str("");
   describe_last_move(out, capture, names, Style(false));
   CHECK(has(out.str(), "the last bead captured pit 5: 2 beads to you"));
 
-  Game full(board({0, 0, 0, 0, 0, 1, 5}));
+  Match full(board({0, 0, 0, 0, 0, 1, 5}));
   full.play(*Pit::from_label(6, kPits));
   out.str("");
   describe_last_move(out, full, names, Style(false));
@@ -144,14 +144,14 @@ TEST_CASE("each move is described: drops, skims, capture, the bead given away", 
 TEST_CASE("a person who plays perfectly wins and is told so", "[terminal]") {
   const Session session = play(perfect_moves(kExample, Player::first), options_for(kExample));
   CHECK(session.code == 0);
-  CHECK(has(session.screen, "Game over: you 11, ioiwari 9. You win by 2."));
+  CHECK(has(session.screen, "Match over: you 11, ioiwari 9. You win by 2."));
   CHECK(has(session.screen, "You never gave away a bead"));
 }
 
 TEST_CASE("a person who errs is shown the first costly move and what was better", "[terminal]") {
   // From the example start pit 2, 4 and 7 are worth +2, pit 5 only -2 (table analysis).
   std::string typed = "5\n";
-  Game game(kExample);
+  Match game(kExample);
   game.play(*Pit::from_label(5, kPits));
   while (!game.over()) {
     const Pit pit = *table().best_move(game.board());

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "catch.hpp"
-#include "ioiwari/token.hpp"
+#include "ioiwari/input/token.hpp"
 
 using namespace ioiwari;
 

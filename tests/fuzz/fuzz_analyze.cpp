@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_check.hpp"
-#include "ioiwari/analysis.hpp"
+#include "ioiwari/analysis/analysis.hpp"
 
 using namespace ioiwari;
 

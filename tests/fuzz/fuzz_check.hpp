@@ -2,7 +2,7 @@
 #pragma once
 
 #include "fuzz_invariant.hpp"
-#include "ioiwari/solver.hpp"
+#include "ioiwari/core/table.hpp"
 
 namespace ioiwari::fuzz {
 

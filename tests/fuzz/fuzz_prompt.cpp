@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "ioiwari/terminal.hpp"
-#include "ioiwari/token.hpp"
+#include "ioiwari/input/token.hpp"
+#include "ioiwari/play/terminal.hpp"
 
 using namespace ioiwari;
 

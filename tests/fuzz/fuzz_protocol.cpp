@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "ioiwari/opponent.hpp"
-#include "ioiwari/protocol.hpp"
+#include "ioiwari/judge/opponent.hpp"
+#include "ioiwari/player/protocol.hpp"
 
 using namespace ioiwari;
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "ioiwari/protocol.hpp"
-#include "ioiwari/token.hpp"
+#include "ioiwari/input/reading.hpp"
+#include "ioiwari/input/token.hpp"
 
 using namespace ioiwari;
 

@@ -13,8 +13,8 @@
 
 #include "../table_seal.hpp"
 #include "fuzz_invariant.hpp"
-#include "ioiwari/solver.hpp"
-#include "ioiwari/table_file.hpp"
+#include "ioiwari/core/table.hpp"
+#include "ioiwari/core/table_file.hpp"
 
 using namespace ioiwari;
 
@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(value >= -kRing.max_beads() && value <= kRing.max_beads());
       const auto best = table.best_move(board);
       FUZZ_CHECK(best.has_value() == !board.empty());
-      for (const MoveValue& move : table.analyze(board))
+      for (const PitValue& move : table.analyze(board))
         FUZZ_CHECK(move.value <= value);
     }
   } catch (const TableFileError& error) {

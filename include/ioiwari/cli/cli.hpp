@@ -1,0 +1,17 @@
+// The command line of `ioiwari`: parses the arguments and hands over to a front end.
+#pragma once
+
+#include <iosfwd>
+#include <span>
+#include <string_view>
+
+#include "ioiwari/cli/environment.hpp"
+
+namespace ioiwari {
+
+// Runs the command named by `args` (without the program name) and returns its exit status
+// (see exit_code.hpp). Diagnostics go to `err`, one line each, prefixed "ioiwari: ".
+int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
+            std::ostream& err, const Environment& environment = {});
+
+}  // namespace ioiwari

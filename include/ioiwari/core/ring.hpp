@@ -1,0 +1,62 @@
+// The numbers of a ring of Ioiwari (docs/rules.md, "Any ring"): its pits and their
+// capacity, and the rule that says which boards are starts. The IOI's ring is the default;
+// every other is a value made from the command line and handed down.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ioiwari/core/constants.hpp"
+
+namespace ioiwari {
+
+inline constexpr int kMinPits = 3;
+inline constexpr int kMaxPits = 13;
+inline constexpr int kMinCapacity = 1;
+inline constexpr int kMaxCapacity = 9;
+// The most beads a board of any ring holds.
+inline constexpr int kMaxRingBeads = kMaxPits * kMaxCapacity;
+
+// The pits and what a pit holds at most: all that the move rule and a board's code depend on.
+struct Ring {
+  int pits = kPits;
+  int capacity = kPitCapacity;
+
+  // A board's code is a `pits`-digit number in this base.
+  constexpr int base() const { return capacity + 1; }
+  constexpr int max_beads() const { return pits * capacity; }
+  // How many boards there are: base^pits (below 10^13 for every ring of 3..13 pits, 1..9).
+  constexpr std::uint64_t code_count() const {
+    std::uint64_t count = 1;
+    for (int i = 0; i < pits; ++i)
+      count *= static_cast<std::uint64_t>(base());
+    return count;
+  }
+  // The ring of the IOI task, whose table is solved by a path of its own (solver.cpp).
+  constexpr bool is_ioi() const { return pits == kPits && capacity == kPitCapacity; }
+  // "7 pits, capacity 5".
+  std::string describe() const;
+
+  friend constexpr bool operator==(const Ring&, const Ring&) = default;
+};
+
+// Which boards are starts: every pit holds min_beads..max_beads, and all hold `beads`.
+struct StartRule {
+  int min_beads = kStartMinBeads;
+  int max_beads = kStartMaxBeads;
+  int beads = kStartBeads;
+
+  // The defaults of a ring, which give the IOI's rule for its ring: 2 to 4 beads a pit (4
+  // capped at the capacity), 3N-1 beads in all.
+  static constexpr StartRule defaults_for(Ring ring) {
+    return {kStartMinBeads, kStartMaxBeads < ring.capacity ? kStartMaxBeads : ring.capacity,
+            3 * ring.pits - 1};
+  }
+  // "20 beads, 2 to 4 a pit".
+  std::string describe() const;
+
+  friend constexpr bool operator==(const StartRule&, const StartRule&) = default;
+};
+
+}  // namespace ioiwari

@@ -1,0 +1,173 @@
+// Judging a player program: one game with the program as player 1 against a strategy.
+//
+// The containment model, as judges keep it (isolate, CMS, DOMjudge), in our own terms:
+// - the player runs below a keeper that is a child subreaper (process.hpp), so nothing it starts
+//   can leave its game: when it exits, whatever it left running gets the game the verdict "left
+//   processes behind" and is killed; when its verdict is known, everything below the keeper is
+//   killed and reaped;
+// - it is charged for the CPU time that it and its processes use, not for the machine being
+//   busy: each limit is CPU time, and a wall-clock limit `wall_factor` times longer catches a
+//   player that waits instead of computing;
+// - its memory is the resident memory of its processes that is not a mapped file (a table it
+//   maps is free), sampled as it plays: over the limit, the game ends with "memory limit"; the
+//   kernel refuses any process more than twice the limit (RLIMIT_DATA, unless data_limit is
+//   off), so no sample can miss enough to hurt the machine;
+// - with `isolate`, it runs in new PID, network and IPC namespaces: no network, and the end of
+//   its keeper ends every process in the namespace.
+// What it does not guard against: reading (or writing) any file the user can, asking a service
+// outside (a D-Bus or systemd socket, at, cron) to run something, and a slow disk.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ioiwari/core/board.hpp"
+#include "ioiwari/core/strategy.hpp"
+#include "ioiwari/core/table.hpp"
+#include "ioiwari/judge/process.hpp"
+
+namespace ioiwari {
+
+// The exit statuses of `ioiwari referee`.
+enum class RefereeExit : int {
+  all_won = 0,
+  not_all_won = 1,
+  usage = 2,   // a bad command line, a player that cannot be run, or isolation refused
+  failed = 3,  // the system refused the referee pipes or processes: no game was judged
+};
+
+// How a game ended for the player. Each fault is its own verdict.
+enum class Verdict {
+  win,
+  tie,
+  loss,
+  unreadable_move,   // a line that is not a single integer, or too long
+  out_of_range,      // an integer that is not a pit label
+  empty_pit,         // a pit with no beads
+  timeout,           // past a limit of CPU or wall-clock time, or still running after the end
+  memory_limit,      // its processes held more memory than the limit
+  early_exit,        // output closed before the game was over
+  output_after_end,  // wrote something after the last move
+  nonzero_exit,      // exited with a status other than 0
+  killed_by_signal,  // ended by a signal
+  left_behind,       // exited, but left processes running
+};
+inline constexpr int kVerdictCount = 13;
+
+std::string_view name(Verdict verdict);
+
+inline constexpr std::uint64_t kDefaultMemoryMb = 1024;
+
+// The limits of one game. Times are CPU time of the player and every process it started.
+struct RefereeLimits {
+  // From the opponent's move (or the start line) to the player's reply; its start-up counts
+  // towards its first move.
+  std::chrono::milliseconds per_move{2000};
+  std::chrono::milliseconds per_game{20000};
+  // After the last move: to write nothing more, close the output and exit.
+  std::chrono::milliseconds after_end{2000};
+  // Each limit above has a wall-clock counterpart this many times longer.
+  int wall_factor = 5;
+  std::uint64_t memory_mb = kDefaultMemoryMb;  // resident memory that is not a mapped file
+  // Whether the kernel also caps each of the player's processes at twice memory_mb of data
+  // (RLIMIT_DATA). A program that reserves far more address space than it uses (one built with
+  // AddressSanitizer, a JVM) cannot start under it.
+  bool data_limit = true;
+  std::size_t max_line_bytes = 64;  // what it reads of one move line
+  bool isolate = false;             // new PID, network and IPC namespaces
+};
+
+struct GameReport {
+  Board start;
+  Strategy strategy = Strategy::optimal;
+  std::uint64_t seed = 0;
+  Verdict verdict = Verdict::win;
+  std::string detail;      // what went wrong, for the faults
+  std::vector<Pit> moves;  // both sides', in order, up to the fault
+  int bank1 = 0, bank2 = 0;
+  std::chrono::nanoseconds slowest_move{0};      // wall-clock time from question to answer
+  std::chrono::nanoseconds slowest_move_cpu{0};  // the most CPU time one move took
+  std::chrono::nanoseconds cpu{0};               // the player's CPU time in the game
+  std::chrono::nanoseconds wall{0};              // from the start to the verdict
+  std::uint64_t peak_memory_kb = 0;              // the most memory its processes held, as sampled
+  std::uint64_t max_rss_kb = 0;  // the player's peak resident set, mapped files included
+  std::string player_errors;     // what the player wrote on standard error
+};
+
+// Runs `player` (a command and its arguments) as player 1 from `start` against `strategy`
+// (random choices seeded with `seed`), in the role of the judge: writes the start line,
+// reads and checks each move, answers with the strategy's. The player and everything it started
+// are killed and reaped when the verdict is known. Throws SpawnError (process.hpp) when the
+// player cannot be started: that is no verdict. When `stopped` (asked as the game goes) says
+// so, the game ends with RefereeStopped.
+GameReport referee_game(const std::vector<std::string>& player, const Board& start,
+                        Strategy strategy, std::uint64_t seed, const Table& table,
+                        const RefereeLimits& limits, const std::function<bool()>& stopped = {});
+
+// A run of games stopped from outside (Ctrl-C): no verdict is given.
+class RefereeStopped : public std::runtime_error {
+ public:
+  RefereeStopped() : std::runtime_error("the referee was stopped") {}
+};
+
+// How a game ends once the player's process has ended: `status` is how it ended (nothing when
+// it was still running at the deadline), `game_over` whether the last move had been made, and
+// the banks decide between win, tie and loss. `detail` says what went wrong (empty for those).
+struct ExitVerdict {
+  Verdict verdict;
+  std::string detail;
+};
+ExitVerdict verdict_at_exit(const std::optional<ExitStatus>& status, bool game_over, int bank1,
+                            int bank2);
+
+// Points as the IOI scored a game: 4 for a win, 2 for a tie, 0 otherwise.
+int points(Verdict verdict);
+inline constexpr int kPointsForWin = 4;
+
+// A series of games: every start against every strategy.
+struct RefereePlan {
+  std::vector<std::string> player;  // the command and its arguments
+  std::vector<Board> starts;
+  std::vector<Strategy> strategies;
+  std::uint64_t seed = 1;  // game i uses seed + i
+  int jobs = 1;            // games played at once
+  RefereeLimits limits;
+  const std::atomic<bool>* stop = nullptr;  // set from outside (a signal): stop every game
+};
+
+// The most games that can run at once within this process's limit of open files (its soft
+// limit, raised to the hard one first), or nothing when `jobs` fit.
+std::optional<int> jobs_cap(int jobs);
+
+// Starts `player` once as the games will, and kills it: a player that cannot be run, or
+// isolation that the system refuses, throws SpawnError before any game is played.
+void check_player(const std::vector<std::string>& player, const RefereeLimits& limits);
+
+// Told of each game as it ends, with how many have ended (one call at a time, in the order the
+// games end).
+using GameDone = std::function<void(const GameReport& report, std::size_t done)>;
+
+// Plays every game of the plan, `jobs` at a time; the reports come in plan order (start by
+// start, each against the strategies in turn) whatever the number of jobs. When a game cannot
+// be started (SpawnError) or the plan is stopped (RefereeStopped), every game under way is
+// ended and the error is thrown: no report is given.
+std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
+                                  const GameDone& done = {});
+
+// The summary for people: verdict counts, points, the slowest move, and the first
+// `show_failures` games not won with their moves.
+void write_summary(std::ostream& out, const RefereePlan& plan,
+                   const std::vector<GameReport>& reports, int show_failures);
+
+// The same as one JSON object, every game not won included.
+void write_json(std::ostream& out, const RefereePlan& plan, const std::vector<GameReport>& reports);
+
+}  // namespace ioiwari

@@ -1,0 +1,76 @@
+// Ioiwari for a person at a terminal: `ioiwari play`, and the view of the protocol game that
+// plain `ioiwari` shows on standard error when a person types the opponent's moves.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ioiwari/core/match.hpp"
+#include "ioiwari/core/table.hpp"
+#include "ioiwari/play/render.hpp"
+#include "ioiwari/player/protocol.hpp"
+
+namespace ioiwari {
+
+// A line typed at the prompt of `ioiwari play`.
+struct Command {
+  enum class Kind {
+    move,         // `pit` names a pit 1..kPits (which may still be empty)
+    no_such_pit,  // an integer that names no pit (`text` holds it)
+    help,
+    hint,
+    undo,
+    board,
+    quit,
+    nothing,     // an empty line
+    unreadable,  // anything else (`text` holds it)
+  };
+  Kind kind = Kind::nothing;
+  Pit pit = Pit::at_index(0);
+  std::string text;
+};
+
+// Reads one line typed at the prompt: a pit number or a command word (in any case, with
+// surrounding white space). Never fails: what it cannot read is `unreadable`.
+Command parse_command(std::string_view line, int pits = kPits);
+
+struct PlayOptions {
+  Board start;
+  std::optional<std::uint64_t> seed;  // the seed that drew the start, if one did
+  Player person = Player::first;
+  bool color = false;
+  // Asked when input ends: true when it ended because of Ctrl-C.
+  std::function<bool()> interrupted = [] { return false; };
+};
+
+// Exit status of `ioiwari play` when Ctrl-C ended the game (128 + SIGINT, as shells report it).
+inline constexpr int kInterruptedExit = 130;
+
+// Plays one game between the person (typing on `in`) and the table, writing everything to
+// `out`. Returns 0 when the game ended, the person quit or input ended; kInterruptedExit on
+// Ctrl-C.
+int play_terminal(std::istream& in, std::ostream& out, const Table& table,
+                  const PlayOptions& options);
+
+// Shows a protocol game to a person on `out` (standard error): the board after each move,
+// what the move did, and a prompt before each read.
+class TerminalView : public ProtocolObserver {
+ public:
+  TerminalView(std::ostream& out, bool color, Player me) : out_(out), style_(color), me_(me) {}
+  void reading_start() override;
+  void started(const Match& game) override;
+  void moved(const Match& game) override;
+  void reading_move(const Match& game) override;
+
+ private:
+  Names names() const;
+  std::ostream& out_;
+  Style style_;
+  Player me_;
+};
+
+}  // namespace ioiwari

@@ -1,0 +1,23 @@
+// ioiwari: parses nothing itself; see cli.cpp.
+#include <csignal>
+#include <exception>
+#include <iostream>
+#include <string_view>
+#include <vector>
+
+#include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/environment.hpp"
+#include "ioiwari/core/exit_code.hpp"
+
+int main(int argc, char** argv) {
+  // A reader that goes away must give us EPIPE on write, not kill us with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    const std::vector<std::string_view> args(argv + 1, argv + argc);
+    return ioiwari::run_cli(args, std::cin, std::cout, std::cerr,
+                            ioiwari::Environment::of_process());
+  } catch (const std::exception& error) {
+    std::cerr << "ioiwari: internal error: " << error.what() << '\n';
+    return ioiwari::to_int(ioiwari::ExitCode::failure);
+  }
+}

@@ -1,0 +1,73 @@
+#include "ioiwari/cli/progress.hpp"
+
+#include <ostream>
+#include <utility>
+
+namespace ioiwari {
+
+namespace {
+
+// Back to the start of the line, and erase it to its end.
+constexpr std::string_view kEraseLine = "\r\x1b[K";
+
+}  // namespace
+
+std::string clock_time(Progress::Clock::duration duration) {
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(duration).count();
+  const auto two = [](long long n) {  // appended: GCC 12 warns falsely on "0" + std::string
+    std::string digits = std::to_string(n);
+    if (n < 10) digits.insert(digits.begin(), '0');
+    return digits;
+  };
+  if (seconds >= 3600) {
+    return std::to_string(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60);
+  }
+  return std::to_string(seconds / 60) + ":" + two(seconds % 60);
+}
+
+Progress::Progress(std::ostream& out, bool shown, std::string what, std::string unit,
+                   std::size_t total, Clock::duration delay, std::function<Clock::time_point()> now)
+    : out_(out),
+      shown_(shown),
+      what_(std::move(what)),
+      unit_(std::move(unit)),
+      total_(total),
+      now_(std::move(now)),
+      delay_(delay),
+      start_(now_()) {}
+
+Progress::~Progress() {
+  clear();
+}
+
+std::string Progress::line(std::size_t done, std::string_view counts,
+                           Clock::duration elapsed) const {
+  std::string text =
+      what_ + ": " + std::to_string(done) + "/" + std::to_string(total_) + " " + unit_;
+  if (!counts.empty()) text.append(", ").append(counts);
+  text += ", " + clock_time(elapsed) + " elapsed";
+  if (done > 0 && done < total_) {
+    const auto left =
+        elapsed * static_cast<long long>(total_ - done) / static_cast<long long>(done);
+    text += ", " + clock_time(left) + " left";
+  }
+  return text;
+}
+
+void Progress::update(std::size_t done, std::string_view counts) {
+  if (!shown_) return;
+  const Clock::time_point now = now_();
+  if (now - start_ < delay_) return;
+  if (on_screen_ && now - drawn_ < kRedraw && done < total_) return;
+  out_ << kEraseLine << line(done, counts, now - start_) << std::flush;
+  drawn_ = now;
+  on_screen_ = true;
+}
+
+void Progress::clear() {
+  if (!on_screen_) return;
+  out_ << kEraseLine << std::flush;
+  on_screen_ = false;
+}
+
+}  // namespace ioiwari
