@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
   if (mode == "allocate") allocate(false);
   if (mode == "allocate-shared") allocate(true);
 
+  if (mode == "slow") ::sleep(1), ::usleep(500'000);  // then it plays perfectly
   if (mode == "crash") std::abort();  // SIGABRT: sanitizers leave it to kill the process
   if (mode == "hang") wait_forever();
   if (mode == "garbage") {

@@ -385,19 +385,25 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
   CHECK(usage.err.starts_with("ioiwari: referee: --jobs needs a number 1 to 256, not \"0\"\n"));
 }
 
-TEST_CASE("the referee shows progress at a terminal, erased before the summary", "[e2e][referee]") {
-  const std::string player = IOIWARI_BINARY;
-  ChildProcess child(under_terminal(referee_line("--starts 3 -- " + player)));
+TEST_CASE(
+    "the referee shows progress at a terminal from its first second, erased before the "
+    "summary",
+    "[e2e][referee]") {
+  // A player that thinks a second and a half before its first move (asleep: no CPU time):
+  // the wait is over a second whatever the machine's speed, so the line must show.
+  const std::string slow = std::string(FAULTY_PLAYER) + " slow";
+  ChildProcess child(under_terminal(referee_line("--starts 2 -- " + slow)));
   const Outcome outcome = collect(child);
   CHECK(outcome.status.success());
   // The pseudo-terminal turns each line end into CR LF.
-  CHECK(outcome.out.find("\r\x1b[Kreferee: 1/3 games, 1 won, 0 not won, ") != std::string::npos);
-  CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 3 games (3 starts x 1 strategies), 1 job") !=
+  CHECK(outcome.out.find("\r\x1b[Kreferee: 1/2 games, 1 won, 0 not won, ") != std::string::npos);
+  CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 2 games (2 starts x 1 strategies), 1 job") !=
         std::string::npos);
+  // With --quiet or --json, no line at all.
   for (const char* quiet : {"--quiet", "--json"}) {
     INFO(quiet);
     ChildProcess silent(
-        under_terminal(referee_line(std::string("--starts 3 ") + quiet + " -- " + player)));
+        under_terminal(referee_line(std::string("--starts 2 ") + quiet + " -- " + slow)));
     const Outcome plain = collect(silent);
     CHECK(plain.status.success());
     CHECK(plain.out.find("\x1b[K") == std::string::npos);

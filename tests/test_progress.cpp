@@ -102,6 +102,7 @@ TEST_CASE("bench shows progress at a terminal only, never with --json or --quiet
   const auto run = [](std::vector<std::string_view> args, bool terminal) {
     Environment environment;
     environment.error_is_terminal = terminal;
+    environment.progress_delay = std::chrono::milliseconds(0);  // every bench counts as long
     std::istringstream in;
     std::ostringstream out, err;
     REQUIRE(run_cli(args, in, out, err, environment) == 0);

@@ -164,7 +164,9 @@ TEST_CASE("a table of the start's beads is the full table on every board it hold
   const Table full = Table::solve();
   CHECK(full.solved_beads() == kMaxBeads);
   for (const int beads : {0, 1, 7, kStartBeads}) {
-    const Table part = Table::solve(beads);
+    SolveOptions options;
+    options.most_beads = beads;
+    const Table part = Table::solve(Ring{}, options);
     CHECK(part.solved_beads() == beads);
     CHECK(part.positions() ==
           static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(beads) + 1]));
@@ -176,5 +178,7 @@ TEST_CASE("a table of the start's beads is the full table on every board it hold
     }
   }
   // An IOI start's table: boards of up to 20 beads.
-  CHECK(Table::solve(kStartBeads).positions() == 29709);
+  SolveOptions start;
+  start.most_beads = kStartBeads;
+  CHECK(Table::solve(Ring{}, start).positions() == 29709);
 }

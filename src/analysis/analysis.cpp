@@ -188,7 +188,7 @@ void write_census(std::ostream& out, const std::vector<StartReport>& starts, boo
   }
   const int first_losses = static_cast<int>(starts.size()) - first_wins - first_ties;
   const bool claim = first_wins == static_cast<int>(starts.size());
-  const bool ioi = rules.is_ioi();
+  const bool ioi = !rules.named;
   if (json) {
     out << "{";
     if (!ioi) {

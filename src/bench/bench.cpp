@@ -35,46 +35,33 @@ BenchResult run_bench(int runs, bool negamax, Ring ring, const std::function<voi
   BenchResult result;
   result.ring = ring;
   result.runs = runs;
+  result.boards = static_cast<std::size_t>(ring.code_count());
   std::vector<double> millis, negamax_millis;
-  if (!ring.is_ioi()) {
-    for (int run = 0; run < runs; ++run) {
-      std::shared_ptr<const RingTable> table;
-      millis.push_back(time_ms([&] { table = RingTable::solve(ring); }));
-      if (run == 0) {
-        result.positions = static_cast<std::size_t>(table->classes());
-        result.boards = static_cast<std::size_t>(ring.code_count());
-        result.checksum = table->checksum();
-      }
-      if (ran) ran(run + 1);
-    }
-  }
-  for (int run = 0; ring.is_ioi() && run < runs; ++run) {
+  for (int run = 0; run < runs; ++run) {
     std::optional<Table> table;
-    millis.push_back(time_ms([&] { table = Table::solve(); }));
+    millis.push_back(time_ms([&] { table = Table::solve(ring); }));
     if (run == 0) {
       result.positions = table->positions();
-      result.boards = static_cast<std::size_t>(kCodeCount);
       result.checksum = table->checksum();
     }
-    if (!negamax) {
-      if (ran) ran(run + 1);
-      continue;
-    }
-    std::optional<negamax::Solver<NegamaxGame>> solver;
-    negamax_millis.push_back(time_ms([&] {
-      solver.emplace();
-      for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code)
-        solver->value(Board::from_code(code));
-    }));
-    if (run == 0) {
-      NegamaxBench bench;
-      bench.positions = solver->positions();
-      bench.agrees = true;
-      for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-        const Board board = Board::from_code(code);
-        bench.agrees = bench.agrees && solver->value(board) == table->value(board);
+    if (negamax) {
+      // In turn with the table's builds, so that both see the same machine.
+      std::optional<negamax::Solver<NegamaxGame>> solver;
+      negamax_millis.push_back(time_ms([&] {
+        solver.emplace(NegamaxGame{ring});
+        for (Board::Code code = 0; code < ring.code_count(); ++code)
+          solver->value(Board::from_code(code, ring));
+      }));
+      if (run == 0) {
+        NegamaxBench bench;
+        bench.positions = solver->positions();
+        bench.agrees = true;
+        for (Board::Code code = 0; code < ring.code_count(); ++code) {
+          const Board board = Board::from_code(code, ring);
+          bench.agrees = bench.agrees && solver->value(board) == table->value(board);
+        }
+        result.negamax = bench;
       }
-      result.negamax = bench;
     }
     if (ran) ran(run + 1);
   }
@@ -89,7 +76,7 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
   const auto flags = out.flags();
   if (json) {
     out << std::fixed << std::setprecision(4) << "{";
-    if (!result.ring.is_ioi()) {
+    if (result.named) {
       out << "\"ring\": {\"pits\": " << result.ring.pits
           << ", \"capacity\": " << result.ring.capacity << "}, ";
     }
@@ -117,7 +104,7 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
     out << "}\n";
   } else {
     out << std::fixed << std::setprecision(3);
-    if (!result.ring.is_ioi()) out << "ring of " << result.ring.describe() << ": ";
+    if (result.named) out << "ring of " << result.ring.describe() << ": ";
     out << "table build, " << result.runs << " runs: median " << result.median_ms << " ms (fastest "
         << result.fastest_ms << ", slowest " << result.slowest_ms << ")\n"
         << "boards per second: " << std::setprecision(0) << result.boards_per_second() << '\n'

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <iterator>
 #include <streambuf>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace ioiwari {
@@ -127,7 +129,16 @@ Environment Environment::of_process() {
   environment.output_is_terminal = ::isatty(STDOUT_FILENO) == 1;
   environment.error_is_terminal = ::isatty(STDERR_FILENO) == 1;
   const char* no_color = std::getenv("NO_COLOR");
-  environment.no_color = no_color != nullptr && no_color[0] != '\0';
+  const char* term = std::getenv("TERM");
+  environment.no_color = (no_color != nullptr && no_color[0] != '\0') ||
+                         (term != nullptr && std::string_view(term) == "dumb");
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    winsize size{};
+    if (::isatty(fd) == 1 && ::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+      environment.columns = size.ws_col;
+      break;
+    }
+  }
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGESIZE);
   if (pages > 0 && page_size > 0) {

@@ -34,21 +34,22 @@ Progress::Progress(std::ostream& out, bool shown, std::string what, std::string 
       total_(total),
       now_(std::move(now)),
       delay_(delay),
-      start_(now_()) {}
+      start_(now_()),
+      stage_(start_) {}
 
 Progress::~Progress() {
   clear();
 }
 
-std::string Progress::line(std::size_t done, std::string_view counts,
-                           Clock::duration elapsed) const {
+std::string Progress::line(std::size_t done, std::string_view counts, Clock::duration elapsed,
+                           std::optional<Clock::duration> stage_elapsed) const {
   std::string text =
       what_ + ": " + std::to_string(done) + "/" + std::to_string(total_) + " " + unit_;
   if (!counts.empty()) text.append(", ").append(counts);
   text += ", " + clock_time(elapsed) + " elapsed";
   if (done > 0 && done < total_) {
-    const auto left =
-        elapsed * static_cast<long long>(total_ - done) / static_cast<long long>(done);
+    const auto left = stage_elapsed.value_or(elapsed) * static_cast<long long>(total_ - done) /
+                      static_cast<long long>(done);
     text += ", " + clock_time(left) + " left";
   }
   return text;
@@ -59,9 +60,14 @@ void Progress::update(std::size_t done, std::string_view counts) {
   const Clock::time_point now = now_();
   if (now - start_ < delay_) return;
   if (on_screen_ && now - drawn_ < kRedraw && done < total_) return;
-  out_ << kEraseLine << line(done, counts, now - start_) << std::flush;
+  out_ << kEraseLine << line(done, counts, now - start_, now - stage_) << std::flush;
   drawn_ = now;
   on_screen_ = true;
+}
+
+void Progress::next_stage(std::string what) {
+  what_ = std::move(what);
+  stage_ = now_();
 }
 
 void Progress::clear() {

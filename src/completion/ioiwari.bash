@@ -75,7 +75,7 @@ _ioiwari() {
     solve) options="--out --quiet --help $ring" ;;
     verify)
       if [[ $cur == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "--quiet --help" -- "$cur")
       else
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       fi

@@ -551,9 +551,15 @@ std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions&
                                        static_cast<std::size_t>(size.directory_bytes / 8),
                                        static_cast<std::size_t>(size.classes));
   std::uint64_t* bitmap = owned->bitmap.data();
+  SolveProgress indexing;
+  indexing.layer = -1;
+  indexing.layers = ring.max_beads() + 1;
+  indexing.classes = size.classes;
   for_each_necklace(pits, capacity, -1, [&](Packed packed) {
     const std::uint64_t code = code_of(packed, pits, base);
     bitmap[code >> 6] |= std::uint64_t{1} << (code & 63);
+    // The index of a large ring takes a while: it reports as the layers do.
+    if (++indexing.done % kBatch == 0 && options.progress) options.progress(indexing);
   });
   std::uint64_t running = 0;
   for (std::size_t w = 0; w < owned->bitmap.size(); ++w) {

@@ -32,13 +32,14 @@ void solve_classes(std::size_t count, std::int8_t* values) {
 
 }  // namespace
 
-Table Table::solve(int most_beads) {
+Table Table::solve(Ring ring, const SolveOptions& options) {
+  if (!built_in(ring)) return Table(RingTable::solve(ring, options));
   // Class by class in the index's order, which is by bead count: a move always takes at least
   // one bead off the board, so every successor's class is solved before it is needed, and the
   // memoized negamax runs without recursion. Only the classes of up to `most_beads` beads are
   // solved: those are every board a game from a start of that many beads can reach. (One core:
   // a second, started for the millisecond this takes, costs a whole game more than it saves.)
-  const int most = std::clamp(most_beads, 0, kMaxBeads);
+  const int most = std::clamp(options.most_beads, 0, kMaxBeads);
   Table table;
   table.solved_beads_ = most;
   table.positions_ =
@@ -46,11 +47,6 @@ Table Table::solve(int most_beads) {
   table.values_.resize(table.positions_);
   solve_classes(table.positions_, table.values_.data());
   return table;
-}
-
-Table Table::solve(Ring ring, const SolveOptions& options) {
-  if (ring.is_ioi()) return solve();
-  return Table(RingTable::solve(ring, options));
 }
 
 Table::Table(std::shared_ptr<const RingTable> classes)

@@ -804,12 +804,12 @@ std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring) 
   return open_table(path, &ring).table;
 }
 
-TableCheck verify_table(const std::string& path) {
+TableCheck verify_table(const std::string& path, const SolveOptions& options) {
   const Opened opened = open_table(path, nullptr);
   const TableLayout& layout = opened.file->layout();
   // Every block, including the padding between the parts, then the structure.
   opened.file->vouch(opened.file->at(kBlock), layout.sums_offset - kBlock);
-  opened.table->verify();
+  opened.table->verify(options);
   return {opened.file->ring(), opened.file->classes(), opened.file->size(), layout.blocks};
 }
 

@@ -49,12 +49,13 @@ std::vector<StartReport> census(const Table& table, const std::vector<Board>& st
                                 bool classes_only,
                                 const std::function<void(std::size_t)>& done = {});
 
-// Which ring's starts a census covers. The IOI's ring and starts keep the census's words and
-// keys as they always were; any other ring is named, and its ties and losses counted too.
+// Which ring's starts a census covers, and whether the document names them. The IOI task's
+// census (not `named`) keeps its words and keys as they always were; a named ring is given,
+// and its ties and losses counted too.
 struct CensusRules {
   Ring ring;
   StartRule starts;
-  bool is_ioi() const { return ring.is_ioi() && starts == StartRule{}; }
+  bool named = false;
 };
 
 void write_census(std::ostream& out, const std::vector<StartReport>& starts, bool classes_only,

@@ -32,7 +32,8 @@ struct ProcessBench {
 };
 
 struct BenchResult {
-  Ring ring;  // the IOI's unless --pits or --capacity say otherwise
+  Ring ring;           // the IOI's unless --pits or --capacity say otherwise
+  bool named = false;  // whether the result names the ring (not for the IOI's, as always)
   int runs = 0;
   double median_ms = 0, fastest_ms = 0, slowest_ms = 0;
   std::size_t positions = 0;  // boards the solver evaluated
@@ -48,11 +49,11 @@ struct BenchResult {
   }
 };
 
-// Builds the table of `ring` `runs` times and measures each build: the IOI ring's in this
-// thread, any other with RingTable on every core. With `negamax` (the IOI ring only), also
-// solves every board `runs` times with the generic library, alternating with the table builds
-// so that both see the same machine. `ran`, when given, is told after each run how many are
-// done.
+// Builds the table of `ring` `runs` times with Table::solve() and measures each build. With
+// `negamax`, also solves every board of the ring `runs` times with the generic library, in turn
+// with the table's builds so that both see the same machine, and compares their values (it
+// holds an entry for every board: a ring of up to 10^8 boards). `ran`, when given, is told
+// after each run how many are done.
 BenchResult run_bench(int runs, bool negamax = false, Ring ring = {},
                       const std::function<void(int)>& ran = {});
 

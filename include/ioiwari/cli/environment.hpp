@@ -16,7 +16,10 @@ struct Environment {
   bool input_is_terminal = false;
   bool output_is_terminal = false;
   bool error_is_terminal = false;
-  bool no_color = false;  // NO_COLOR is set and not empty
+  bool no_color = false;  // NO_COLOR is set and not empty, or TERM is dumb
+  // The width of the terminal that standard output (or else standard error) is, in columns:
+  // where prose is wrapped. 80 when it is no terminal or cannot tell.
+  int columns = 80;
   // The machine's physical memory in bytes, to refuse a ring whose table would not fit; 0 when
   // unknown (then nothing is refused).
   std::uint64_t memory_bytes = 0;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,9 +36,15 @@ class Progress {
   // Erases the line (and draws no more until the next update).
   void clear();
 
+  // The work now counted is another stage of the same wait (a solve's layers after its index),
+  // named `what`: it is counted from 0 again, and the time left is estimated from its own pace.
+  void next_stage(std::string what);
+
   // The line as update() draws it, without the control codes: "referee: 120/1428 games, 12
-  // won, 0 failed, 0:04 elapsed, 0:44 left".
-  std::string line(std::size_t done, std::string_view counts, Clock::duration elapsed) const;
+  // won, 0 failed, 0:04 elapsed, 0:44 left". The time left comes from `stage_elapsed`, the time
+  // the stage has taken so far (all of `elapsed` when it is the first).
+  std::string line(std::size_t done, std::string_view counts, Clock::duration elapsed,
+                   std::optional<Clock::duration> stage_elapsed = {}) const;
 
  private:
   std::ostream& out_;
@@ -46,7 +53,7 @@ class Progress {
   std::size_t total_;
   std::function<Clock::time_point()> now_;
   Clock::duration delay_;
-  Clock::time_point start_;
+  Clock::time_point start_, stage_;
   Clock::time_point drawn_{};
   bool on_screen_ = false;
 };

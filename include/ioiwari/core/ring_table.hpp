@@ -28,7 +28,7 @@ namespace ioiwari {
 
 // How a solve is going, after each batch of classes.
 struct SolveProgress {
-  int layer = 0;              // the bead count being solved
+  int layer = 0;              // the bead count being solved; -1 while the index is made
   int layers = 0;             // how many there are (0..max beads)
   std::uint64_t done = 0;     // classes solved so far
   std::uint64_t classes = 0;  // classes in all
@@ -38,6 +38,9 @@ struct SolveProgress {
 struct SolveOptions {
   int threads = 0;  // 0: one per core
   std::function<void(const SolveProgress&)> progress;
+  // The boards wanted: those of at most this many beads. A solver that works up by bead count
+  // may stop there (the IOI ring's does); one that may not solves them all.
+  int most_beads = kMaxRingBeads;
 };
 
 // What a table of `ring` takes in memory, in bytes, while it is solved (the index, the values,

@@ -34,13 +34,15 @@ struct PitValue {
 // time by RingTable (ring_table.hpp), or loaded from a table file (table_file.hpp).
 class Table {
  public:
-  // Solves the IOI ring: one board per rotation class, in order of bead count, every class of
-  // up to `most_beads` beads (all of them by default; a game from a start needs the start's
-  // beads and no more). A fraction of a millisecond; see `ioiwari bench`.
-  static Table solve(int most_beads = kMaxBeads);
+  // Solves `ring`, the one place where the way is chosen: the IOI ring by its own path, one
+  // board per rotation class in order of bead count, only the classes of up to
+  // options.most_beads beads (a game from a start needs the start's beads and no more), in a
+  // fraction of a millisecond; any other ring with RingTable, every class.
+  static Table solve(Ring ring = {}, const SolveOptions& options = {});
 
-  // Solves `ring`: the IOI ring as solve() does, any other with RingTable.
-  static Table solve(Ring ring, const SolveOptions& options = {});
+  // Whether `ring` is solved by the path specialised when ioiwari is built: in well under a
+  // millisecond, so that solving it at every start costs nothing.
+  static bool built_in(Ring ring) { return ring.is_ioi(); }
 
   // A table over an already solved ring.
   explicit Table(std::shared_ptr<const RingTable> classes);

@@ -115,7 +115,7 @@ struct TableCheck {
 // Checks a whole table file, whatever its ring: every block against its checksum, the directory
 // against the bitmap, the bitmap against the ring's classes, every value against the ring's
 // range. Throws TableFileError on the first fault.
-TableCheck verify_table(const std::string& path);
+TableCheck verify_table(const std::string& path, const SolveOptions& options = {});
 
 // The checksum of a table file's parts: a 64-bit hash of `size` bytes, eight at a time in four
 // lanes, each word through a bijection of its lane, so that any one changed word changes it.

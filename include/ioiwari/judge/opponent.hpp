@@ -20,7 +20,7 @@ enum class OpponentExit : int {
 };
 
 struct OpponentOptions {
-  Board start;
+  Board start;  // a board of the ring played
   Strategy strategy = Strategy::optimal;
   std::uint64_t seed = 0;  // for the strategy's random choices
 };

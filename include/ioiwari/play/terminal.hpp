@@ -43,6 +43,7 @@ struct PlayOptions {
   std::optional<std::uint64_t> seed;  // the seed that drew the start, if one did
   Player person = Player::first;
   bool color = false;
+  int columns = 80;  // prose is wrapped to this width
   // Asked when input ends: true when it ended because of Ctrl-C.
   std::function<bool()> interrupted = [] { return false; };
 };
@@ -60,7 +61,8 @@ int play_terminal(std::istream& in, std::ostream& out, const Table& table,
 // what the move did, and a prompt before each read.
 class TerminalView : public ProtocolObserver {
  public:
-  TerminalView(std::ostream& out, bool color, Player me) : out_(out), style_(color), me_(me) {}
+  TerminalView(std::ostream& out, bool color, Player me, int columns = 80)
+      : out_(out), style_(color), me_(me), columns_(columns) {}
   void reading_start() override;
   void started(const Match& game) override;
   void moved(const Match& game) override;
@@ -71,6 +73,7 @@ class TerminalView : public ProtocolObserver {
   std::ostream& out_;
   Style style_;
   Player me_;
+  int columns_;
 };
 
 }  // namespace ioiwari

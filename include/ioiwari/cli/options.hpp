@@ -1,0 +1,153 @@
+// A command's options, declared once: the declaration (Option, Command) says each option's
+// name, value and range, default and help, and the parsing, the usage errors and the help text
+// all come from it. The commands themselves are declared in commands.cpp.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ioiwari {
+
+struct Environment;
+
+namespace cli {
+
+// What an option's value is.
+enum class Value {
+  none,     // a flag: no value
+  integer,  // a whole number from `low` to `high`
+  text,     // any text but the empty one (a file, the counts of a start, a list)
+  choice,   // one of `choices`
+};
+
+struct Option {
+  std::string_view name;        // "--pits"
+  std::string_view value_name;  // "N", as help shows the value; empty for a flag
+  Value value = Value::none;
+  std::string_view help;        // what it does, one sentence; help wraps it
+  std::string_view fallback{};  // its default, as help shows it; empty: none, or said in `help`
+  long long low = 0, high = 0;  // for an integer
+  std::span<const std::string_view> choices{};  // for a choice
+  bool required = false;                        // the command cannot run without it
+};
+
+// The options several commands share, each declared once (commands.cpp).
+enum class Group : unsigned {
+  ring = 1,   // the ring and its starts: --pits, --capacity, --start-beads, --start-range
+  table = 2,  // --table FILE
+};
+constexpr unsigned operator|(Group a, Group b) {
+  return static_cast<unsigned>(a) | static_cast<unsigned>(b);
+}
+
+struct OptionGroup {
+  Group group;
+  std::string_view title;  // "Ring", in help
+  std::string_view about;  // what help says before the group's options
+  std::span<const Option> options;
+};
+
+// What follows a command's options.
+enum class Operands {
+  none,    // nothing
+  words,   // any words, numbers that start with '-' included (analyze's board)
+  one,     // exactly one word (verify's FILE)
+  command  // a program and its arguments, after "--" or the first word that is no option
+};
+
+// Two options that do not go together.
+struct Conflict {
+  std::string_view a, b;
+};
+
+// An exit status a command may end with, and what it means.
+struct Exit {
+  int status;
+  std::string_view meaning;
+};
+
+struct Invocation;
+
+struct Command {
+  std::string_view name;     // the word after `ioiwari`; empty for the player itself
+  std::string_view summary;  // one line, for the overview
+  std::string_view details;  // what it does, in prose; help wraps it
+  std::span<const Option> options{};
+  unsigned groups = 0;  // the shared groups it takes (Group bits)
+  Operands operands = Operands::none;
+  std::string_view operands_name{};  // how usage shows them: "P1 ... PN | CODE"
+  std::span<const Conflict> conflicts{};
+  std::span<const Exit> exits{};
+  int (*run)(Invocation&) = nullptr;
+
+  bool takes(Group group) const { return (groups & static_cast<unsigned>(group)) != 0; }
+};
+
+// A mistake on the command line, found while parsing or later (a ring that cannot be played):
+// one line, which names the option. The command line is then refused with status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every option `command` takes: its own, then its groups', in help's order.
+std::vector<const Option*> options_of(const Command& command);
+
+// A command's line, parsed against its declaration: which options were given with which
+// values, and the operands. Throws UsageError for an unknown option, a missing or bad value, an
+// option given twice, two that conflict, or operands the command does not take.
+class Parsed {
+ public:
+  Parsed(const Command& command, std::span<const std::string_view> args);
+
+  const Command& command() const { return *command_; }
+  // Whether --help or -h was among the options.
+  bool asks_for_help() const { return help_; }
+  bool given(std::string_view name) const { return values_.contains(name); }
+  // A flag's presence.
+  bool flag(std::string_view name) const { return given(name); }
+  // An integer option's value, or its declared default, or nothing.
+  std::optional<long long> number(std::string_view name) const;
+  // A text or choice option's value, or its declared default, or nothing.
+  std::optional<std::string> text(std::string_view name) const;
+  const std::vector<std::string>& operands() const { return operands_; }
+
+ private:
+  const Option& declared(std::string_view name) const;
+  const Command* command_;
+  std::map<std::string, std::string, std::less<>> values_;
+  std::vector<std::string> operands_;
+  bool help_ = false;
+};
+
+// What a command runs with: its parsed line, its streams, and where it runs.
+struct Invocation {
+  const Parsed& parsed;
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+  const Environment& environment;
+
+  // "play: " (empty for the player): what a message about this command starts with, after
+  // "ioiwari: ".
+  std::string where() const;
+  // Writes "ioiwari: WHERE`what`" as one line on standard error.
+  void complain(std::string_view what) const;
+};
+
+// Help, from the declarations: a command's usage line, and its whole help; and the pieces of it,
+// options and exit statuses, that the overview shows too.
+std::string synopsis(const Command& command);
+void write_help(std::ostream& out, const Command& command, int width = 80);
+void write_options(std::ostream& out, std::span<const Option> options, int width = 80);
+void write_exits(std::ostream& out, std::span<const Exit> exits, int width = 80);
+
+}  // namespace cli
+}  // namespace ioiwari

@@ -1,0 +1,374 @@
+// The declaration of every command and option of `ioiwari`: the one place they are written.
+#include "ioiwari/cli/commands.hpp"
+
+#include <array>
+#include <limits>
+
+#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/core/ring.hpp"
+#include "ioiwari/judge/opponent.hpp"
+#include "ioiwari/judge/referee.hpp"
+#include "ioiwari/play/terminal.hpp"
+
+namespace ioiwari::cli {
+
+namespace {
+
+constexpr long long kMaxSeed = std::numeric_limits<long long>::max();
+constexpr long long kMostMilliseconds = 3'600'000;
+
+constexpr int code(ExitCode exit) {
+  return static_cast<int>(exit);
+}
+
+// ---- The shared groups. ----------------------------------------------------------------------
+
+constexpr Option kRing[] = {
+    {"--pits", "N", Value::integer, "pits on the ring; the player then reads N counts", "7",
+     kMinPits, kMaxPits},
+    {"--capacity", "C", Value::integer, "the most beads a pit holds", "5", kMinCapacity,
+     kMaxCapacity},
+    {"--start-beads", "T", Value::integer, "the beads of a start", "3N-1", 1, kMaxRingBeads},
+    {"--start-range", "A..B", Value::text, "the beads of each pit of a start",
+     "2..4, 4 capped at C"},
+};
+
+constexpr Option kTable[] = {
+    {"--table", "FILE", Value::text,
+     "play from a table file that 'ioiwari solve' wrote, mapped read-only, instead of solving "
+     "the ring; status 7 when it is not a table, is damaged, is of another ring, or changes "
+     "while in use"},
+};
+
+constexpr OptionGroup kGroups[] = {
+    {Group::ring, "Ring",
+     "the ring and its starts; without these, the IOI's: 7 pits of capacity 5, starts of 20 "
+     "beads with 2 to 4 in each pit (docs/rules.md)",
+     kRing},
+    {Group::table, "Table", "where the ring's table comes from", kTable},
+};
+
+constexpr std::string_view kStrategies[] = {"optimal", "greedy", "random", "weakest"};
+
+constexpr Exit kTableExit = {code(ExitCode::bad_table),
+                             "the table file is not a table, is damaged, of another ring, or "
+                             "changed while in use"};
+constexpr Exit kUsageExit = {code(ExitCode::usage), "bad command line"};
+constexpr Exit kOutputExit = {code(ExitCode::output_closed),
+                              "standard output could not be written"};
+
+// ---- The player. -----------------------------------------------------------------------------
+
+constexpr Option kPlayerOptions[] = {
+    {"--second", "", Value::none, "play player 2: read player 1's move first"},
+};
+constexpr Exit kPlayerExits[] = {
+    {code(ExitCode::ok), "the game was played to its end (or --help, --version)"},
+    {code(ExitCode::failure), "internal error"},
+    kUsageExit,
+    {code(ExitCode::bad_start), "bad start: not N counts of 0 to C with at least one bead"},
+    {code(ExitCode::bad_move), "bad opponent move: not an integer, not a pit, or an empty pit"},
+    {code(ExitCode::input_ended), "standard input ended before the game was over"},
+    {code(ExitCode::output_closed), "standard output was closed"},
+    kTableExit,
+};
+
+// ---- play. -----------------------------------------------------------------------------------
+
+constexpr Option kPlayOptions[] = {
+    {"--first", "", Value::none, "you move first (the default: the first player can win)"},
+    {"--second", "", Value::none, "ioiwari moves first"},
+    {"--start", "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
+    {"--seed", "N", Value::integer, "draws the random start reproducibly", "", 0, kMaxSeed},
+    {"--no-color", "", Value::none,
+     "no colour (nor when NO_COLOR is set, TERM is dumb, or the output is not a terminal)"},
+};
+constexpr Conflict kPlayConflicts[] = {{"--first", "--second"}, {"--start", "--seed"}};
+constexpr Exit kPlayExits[] = {
+    {code(ExitCode::ok), "the game ended, or was left (quit, end of input)"},
+    kUsageExit,
+    kTableExit,
+    {kInterruptedExit, "Ctrl-C ended the game"},
+};
+
+// ---- opponent. -------------------------------------------------------------------------------
+
+constexpr Option kOpponentOptions[] = {
+    {"--start", "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
+    {"--seed", "N", Value::integer, "draws the start and the strategy's choices reproducibly", "",
+     0, kMaxSeed},
+    {"--strategy", "S", Value::choice, "how player 2 chooses its moves", "optimal", 0, 0,
+     kStrategies},
+    {"--record", "FILE", Value::text,
+     "write the dialogue, with both banks after every move, and the result to FILE"},
+};
+constexpr Exit kOpponentExits[] = {
+    {static_cast<int>(OpponentExit::player1_won), "player 1 won"},
+    kUsageExit,
+    kTableExit,
+    {static_cast<int>(OpponentExit::player1_tied), "player 1 tied"},
+    {static_cast<int>(OpponentExit::player1_lost), "player 1 lost"},
+    {static_cast<int>(OpponentExit::player1_broke_protocol),
+     "player 1 broke the protocol (a bad move, input that ended early, a closed pipe)"},
+};
+
+// ---- referee. --------------------------------------------------------------------------------
+
+constexpr Option kRefereeOptions[] = {
+    {"--starts", "all|classes|N", Value::text,
+     "every start, one of each rotation class, or N drawn at random", "all"},
+    {"--strategy", "S[,S...]|all", Value::text, "the opponents' strategies", "optimal"},
+    {"--seed", "N", Value::integer, "seeds the random starts and the strategies", "1", 0, kMaxSeed},
+    {"--jobs", "N", Value::integer, "games played at once, at most what the open-file limit allows",
+     "1", 1, 256},
+    {"--move-time", "MS", Value::integer,
+     "CPU time for each move, the player's start-up in its first", "2000", 1, kMostMilliseconds},
+    {"--game-time", "MS", Value::integer, "CPU time for the whole game", "20000", 1,
+     kMostMilliseconds},
+    {"--exit-time", "MS", Value::integer,
+     "CPU time to exit, writing nothing more, after the last move", "2000", 1, kMostMilliseconds},
+    {"--wall-factor", "N", Value::integer, "each limit's wall-clock time is N times its CPU time",
+     "5", 1, 1000},
+    {"--memory", "MB", Value::integer, "memory of the player's processes, mapped files not counted",
+     "1024", 1, 1 << 20},
+    {"--no-data-limit", "", Value::none,
+     "no kernel cap (RLIMIT_DATA) at twice --memory, for players that reserve more than they "
+     "use (AddressSanitizer, a JVM)"},
+    {"--isolate", "", Value::none, "run each player in new PID, network and IPC namespaces"},
+    {"--max-line", "BYTES", Value::integer, "the longest move line read from the player", "64", 1,
+     1 << 20},
+    {"--show", "N", Value::integer, "failing games listed in the summary", "5", 0, 1'000'000},
+    {"--json", "", Value::none, "the summary as one JSON object"},
+    {"--quiet", "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
+};
+constexpr Exit kRefereeExits[] = {
+    {static_cast<int>(RefereeExit::all_won), "every game won"},
+    {static_cast<int>(RefereeExit::not_all_won), "not every game won"},
+    {static_cast<int>(RefereeExit::usage),
+     "bad command line, a PLAYER that cannot be run, or --isolate refused"},
+    {static_cast<int>(RefereeExit::failed),
+     "the system refused pipes or processes, even after waiting: no game was judged"},
+    kOutputExit,
+    kTableExit,
+    {129, "stopped by SIGHUP: every game ended, none judged (130 SIGINT, 143 SIGTERM)"},
+};
+
+// ---- analyze, starts. ------------------------------------------------------------------------
+
+constexpr Option kAnalyzeOptions[] = {
+    {"--json", "", Value::none, "the analysis as one JSON object"},
+};
+constexpr Exit kAnalyzeExits[] = {
+    {code(ExitCode::ok), "the board was analysed"},
+    {code(ExitCode::usage), "bad command line or board"},
+    kOutputExit,
+    kTableExit,
+};
+
+constexpr Option kStartsOptions[] = {
+    {"--classes", "", Value::none, "one start of each rotation class"},
+    {"--json", "", Value::none, "the census as one JSON object"},
+    {"--quiet", "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
+};
+constexpr Exit kStartsExits[] = {
+    {code(ExitCode::ok), "the census was written"},
+    kUsageExit,
+    kOutputExit,
+    kTableExit,
+};
+
+// ---- bench. ----------------------------------------------------------------------------------
+
+constexpr Option kBenchOptions[] = {
+    {"--runs", "N", Value::integer,
+     "builds, and games as a process (default 101 on the IOI's ring, 1 on others)", "", 1, 100'000},
+    {"--negamax", "", Value::none,
+     "also solve every board N times with the generic memoized negamax library, and compare"},
+    {"--json", "", Value::none, "the result as one JSON object"},
+    {"--quiet", "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
+};
+constexpr Exit kBenchExits[] = {
+    {code(ExitCode::ok), "the bench ran"},
+    {code(ExitCode::usage), "bad command line, or a ring too large for this machine"},
+    kOutputExit,
+};
+
+// ---- solve, verify. --------------------------------------------------------------------------
+
+constexpr Option kSolveOptions[] = {
+    {"--out", "FILE", Value::text, "where to write the table", "", 0, 0, {}, true},
+    {"--quiet", "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
+};
+constexpr Exit kSolveExits[] = {
+    {code(ExitCode::ok), "the table was written"},
+    {code(ExitCode::usage), "bad command line, or a ring too large for this machine"},
+    kOutputExit,
+    {code(ExitCode::bad_table),
+     "FILE cannot take the table (no regular file, no directory, no room) or the write failed"},
+};
+
+constexpr Option kVerifyOptions[] = {
+    {"--quiet", "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
+};
+constexpr Exit kVerifyExits[] = {
+    {code(ExitCode::ok), "the table is sound"},
+    kUsageExit,
+    kOutputExit,
+    {code(ExitCode::bad_table),
+     "the file is not a table, is truncated, damaged, or changed while it was checked"},
+};
+
+// ---- help. -----------------------------------------------------------------------------------
+
+constexpr Exit kHelpExits[] = {
+    {code(ExitCode::ok), "the help was written"},
+    {code(ExitCode::usage), "no such command"},
+    kOutputExit,
+};
+
+constexpr unsigned kRingAndTable = Group::ring | Group::table;
+
+constexpr Command kCommands[] = {
+    {"",
+     "play player 1 (or 2) over standard input and output",
+     "It reads the start (7 bead counts, 0 to 5 each; N counts of 0 to C on another ring) and "
+     "then the opponent's moves, and writes each of its own moves (a pit label 1 to 7, or 1 to "
+     "N) on a line of its own, flushed (docs/protocol.md). It solves the whole game at startup "
+     "and wins from every start that can be won. When standard input and standard error are "
+     "terminals, it also draws the game and prompts on standard error; standard output stays "
+     "the protocol.",
+     kPlayerOptions,
+     kRingAndTable,
+     Operands::none,
+     "",
+     {},
+     kPlayerExits,
+     run_player},
+    {"play", "play against ioiwari at a terminal, with hints and undo",
+     "It draws the ring and both banks and says what every move did. At the prompt type a pit "
+     "number, hint (every legal move's value, best first), undo (your last move and the "
+     "reply), board, help or quit.",
+     kPlayOptions, kRingAndTable, Operands::none, "", kPlayConflicts, kPlayExits, run_play},
+    {"opponent",
+     "play player 2 as a judge: write the start line, then answer each move",
+     "It checks each of player 1's moves as the player checks its opponent's, flushes every "
+     "line, and reports the result on standard error.",
+     kOpponentOptions,
+     kRingAndTable,
+     Operands::none,
+     "",
+     {},
+     kOpponentExits,
+     run_opponent},
+    {"referee",
+     "run PLAYER as player 1, one process per game, and score it as the IOI did",
+     "Each game runs PLAYER below a keeper that kills everything it starts when the game is "
+     "judged, against opponent's play, and gives one verdict: win, tie, loss, or the fault "
+     "(unreadable move, move out of range, empty pit, time limit, memory limit, exit before the "
+     "end, output after the end, non-zero exit, killed by a signal, left processes behind). A "
+     "win scores 4 points, a tie 2. Limits are CPU time of the player's processes, and their "
+     "memory that is not a mapped file.",
+     kRefereeOptions,
+     kRingAndTable,
+     Operands::command,
+     "PLAYER [ARGS...]",
+     {},
+     kRefereeExits,
+     run_referee},
+    {"analyze",
+     "the value of every move on a board, and the best line to the end",
+     "The board is N counts (separate words, or one quoted word) or its code, the number in "
+     "base C+1 whose lowest digit is pit 1. Values are bank differences at the end of the game "
+     "for the player to move, with perfect play on both sides.",
+     kAnalyzeOptions,
+     kRingAndTable,
+     Operands::words,
+     "P1 ... PN | CODE",
+     {},
+     kAnalyzeExits,
+     run_analyze},
+    {"starts",
+     "every start: its value, best moves, and how a greedy first player fares",
+     "It lists each start's value for player 1 with perfect play, the first moves that achieve "
+     "it, and the margin of a greedy player 1 against perfect play, then checks whether the "
+     "first player can always win.",
+     kStartsOptions,
+     kRingAndTable,
+     Operands::none,
+     "",
+     {},
+     kStartsExits,
+     run_starts},
+    {"bench",
+     "build the table N times: its time, its rate and its signature",
+     "The signature is the positions the solver evaluated and a checksum of every board's value "
+     "and best move; a test pins it. On the IOI's ring it then runs itself N times as a child "
+     "on a whole game, and N times with --version, and prints the median time and the minor "
+     "page faults of each.",
+     kBenchOptions,
+     static_cast<unsigned>(Group::ring),
+     Operands::none,
+     "",
+     {},
+     kBenchExits,
+     run_bench},
+    {"solve",
+     "solve a ring and write its table to a file, for --table",
+     "Before it solves, it checks FILE and makes a temporary file beside it with room for the "
+     "whole table; it solves every rotation class, one layer of bead count at a time on every "
+     "core, then renames the table over FILE. The format is in docs/table-format.md.",
+     kSolveOptions,
+     static_cast<unsigned>(Group::ring),
+     Operands::none,
+     "",
+     {},
+     kSolveExits,
+     run_solve},
+    {"verify",
+     "check a whole table file, every block and every part",
+     "A command given --table checks the parts of a table file as it reads them; verify checks "
+     "all of them: every block against its checksum, the directory against the bitmap, the "
+     "bitmap against the ring's classes, and every class's value against its moves' (about as "
+     "long as a solve). The ring is the one the file names.",
+     kVerifyOptions,
+     0,
+     Operands::one,
+     "FILE",
+     {},
+     kVerifyExits,
+     run_verify},
+    {"help",
+     "the overview, or a command's usage and options",
+     "'ioiwari COMMAND --help' prints the same as 'ioiwari help COMMAND'.",
+     {},
+     0,
+     Operands::words,
+     "[COMMAND]",
+     {},
+     kHelpExits,
+     run_help},
+};
+
+}  // namespace
+
+std::span<const Command> commands() {
+  return kCommands;
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+std::span<const OptionGroup> option_groups() {
+  return kGroups;
+}
+
+}  // namespace ioiwari::cli

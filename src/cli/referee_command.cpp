@@ -1,0 +1,133 @@
+// `ioiwari referee`: a player program judged over many games.
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+#include "ioiwari/cli/commands.hpp"
+#include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/progress.hpp"
+#include "ioiwari/cli/ring_setup.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/judge/referee.hpp"
+
+namespace ioiwari::cli {
+
+namespace {
+
+// The strategies of --strategy: names separated by commas, or all.
+std::vector<Strategy> strategies_of(const std::string& text) {
+  std::vector<Strategy> strategies;
+  std::string_view list = text;
+  if (list == "all") list = "optimal,greedy,random,weakest";
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    const auto strategy = strategy_named(list.substr(0, comma));
+    if (!strategy) {
+      throw UsageError("--strategy: unknown strategy " + textio::quoted(list.substr(0, comma)) +
+                       ": optimal, greedy, random, weakest or all");
+    }
+    strategies.push_back(*strategy);
+    list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
+  }
+  return strategies;
+}
+
+// The starts of --starts: all of the rule's, one of each rotation class, or N drawn by `seed`.
+std::vector<Board> starts_of(const std::string& text, const std::vector<Board>& all,
+                             std::uint64_t seed) {
+  if (text == "all") return all;
+  std::vector<Board> chosen;
+  if (text == "classes") {
+    std::copy_if(all.begin(), all.end(), std::back_inserter(chosen),
+                 [](const Board& start) { return start.canonical() == start; });
+    return chosen;
+  }
+  const Number count = parse_number(text);
+  if (count.kind != Number::Kind::integer || count.value < 1 || count.value > 1'000'000) {
+    throw UsageError("--starts is all, classes or a count 1 to 1000000, not " +
+                     textio::quoted(text));
+  }
+  Random random(seed);
+  for (long long i = 0; i < count.value; ++i)
+    chosen.push_back(all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
+  return chosen;
+}
+
+std::chrono::milliseconds milliseconds(const Parsed& parsed, std::string_view name) {
+  return std::chrono::milliseconds(*parsed.number(name));
+}
+
+}  // namespace
+
+int run_referee(Invocation& call) {
+  const Parsed& parsed = call.parsed;
+  RingSetup setup(call);
+  RefereePlan plan;
+  plan.player = parsed.operands();
+  plan.seed = static_cast<std::uint64_t>(*parsed.number("--seed"));
+  plan.jobs = static_cast<int>(*parsed.number("--jobs"));
+  plan.strategies = strategies_of(*parsed.text("--strategy"));
+  plan.starts = starts_of(*parsed.text("--starts"), setup.starts(), plan.seed);
+  RefereeLimits& limits = plan.limits;
+  limits.per_move = milliseconds(parsed, "--move-time");
+  limits.per_game = milliseconds(parsed, "--game-time");
+  limits.after_end = milliseconds(parsed, "--exit-time");
+  limits.wall_factor = static_cast<int>(*parsed.number("--wall-factor"));
+  limits.memory_mb = static_cast<std::uint64_t>(*parsed.number("--memory"));
+  limits.data_limit = !parsed.flag("--no-data-limit");
+  limits.isolate = parsed.flag("--isolate");
+  limits.max_line_bytes = static_cast<std::size_t>(*parsed.number("--max-line"));
+  const bool json = parsed.flag("--json");
+  const bool quiet = parsed.flag("--quiet") || json;
+
+  // The player, and the isolation asked for, are tried once before any game: what cannot run
+  // is refused now, with one line, not judged hundreds of times.
+  try {
+    check_player(plan.player, limits);
+  } catch (const SpawnError& error) {
+    call.complain((error.kind() == SpawnError::Kind::isolation ? "--isolate: " : "") +
+                  std::string(error.what()));
+    return static_cast<int>(error.kind() == SpawnError::Kind::resources ? RefereeExit::failed
+                                                                        : RefereeExit::usage);
+  }
+  if (const auto cap = jobs_cap(plan.jobs)) {
+    call.complain("--jobs " + std::to_string(plan.jobs) + " capped at " + std::to_string(*cap) +
+                  ": this process may open too few files for more games at once");
+    plan.jobs = *cap;
+  }
+  const Table& table = setup.table(setup.start_rule().beads, quiet);
+  Progress progress(call.err, call.environment.error_is_terminal && !quiet, "referee", "games",
+                    plan.starts.size() * plan.strategies.size(), call.environment.progress_delay);
+  std::size_t won = 0;
+  std::vector<GameReport> reports;
+  const StopOnSignals stop;
+  plan.stop = &stop.flag();
+  try {
+    reports = run_games(plan, table, [&](const GameReport& report, std::size_t done) {
+      won += report.verdict == Verdict::win ? 1 : 0;
+      progress.update(done,
+                      std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
+    });
+  } catch (const RefereeStopped&) {
+    progress.clear();
+    call.complain("stopped by " + stop.signal_name() + "; no game was judged");
+    return 128 + stop.signal();  // as the shell reports a death by that signal
+  } catch (const SpawnError& error) {
+    progress.clear();
+    call.complain("cannot start a game: " + std::string(error.what()) + "; no game was judged");
+    return static_cast<int>(error.kind() == SpawnError::Kind::resources ? RefereeExit::failed
+                                                                        : RefereeExit::usage);
+  }
+  progress.clear();
+  table.check_unchanged();
+  if (json) {
+    write_json(call.out, plan, reports);
+  } else {
+    write_summary(call.out, plan, reports, static_cast<int>(*parsed.number("--show")));
+  }
+  const bool all_won = std::all_of(reports.begin(), reports.end(),
+                                   [](const GameReport& r) { return r.verdict == Verdict::win; });
+  return written(call, static_cast<int>(all_won ? RefereeExit::all_won : RefereeExit::not_all_won));
+}
+
+}  // namespace ioiwari::cli

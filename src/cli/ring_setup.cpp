@@ -1,0 +1,189 @@
+#include "ioiwari/cli/ring_setup.hpp"
+
+#include <iomanip>
+#include <random>
+#include <sstream>
+
+#include "ioiwari/cli/environment.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/table_file.hpp"
+#include "ioiwari/input/reading.hpp"
+
+namespace ioiwari::cli {
+
+namespace {
+
+// The most starts a command lists or draws from.
+constexpr std::uint64_t kMostStarts = 10'000'000;
+
+int option_number(const Invocation& call, std::string_view name, int fallback) {
+  const auto given = call.parsed.given(name) ? call.parsed.number(name) : std::nullopt;
+  return given ? static_cast<int>(*given) : fallback;
+}
+
+}  // namespace
+
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  double size = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (size >= 1000 && unit + 1 < std::size(units)) {
+    size /= 1000;
+    ++unit;
+  }
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(unit == 0 ? 0 : 1) << size << ' ' << units[unit];
+  return text.str();
+}
+
+std::string ring_options(Ring ring) {
+  return "--pits " + std::to_string(ring.pits) + " --capacity " + std::to_string(ring.capacity);
+}
+
+RingSetup::RingSetup(const Invocation& call) : call_(call) {
+  const Parsed& parsed = call.parsed;
+  ring_.pits = option_number(call, "--pits", ring_.pits);
+  ring_.capacity = option_number(call, "--capacity", ring_.capacity);
+  rule_ = StartRule::defaults_for(ring_);
+  if (parsed.command().takes(Group::table)) file_ = parsed.text("--table");
+  if (parsed.given("--start-range")) {
+    const std::string text = *parsed.text("--start-range");
+    const auto dots = text.find("..");
+    const auto number = [&](std::string_view part) -> std::optional<int> {
+      const Number value = parse_number(part);
+      if (value.kind != Number::Kind::integer || value.value < 0 || value.value > kMaxCapacity)
+        return std::nullopt;
+      return static_cast<int>(value.value);
+    };
+    const auto low = dots == std::string::npos ? std::nullopt : number(text.substr(0, dots));
+    const auto high = dots == std::string::npos ? std::nullopt : number(text.substr(dots + 2));
+    if (!low || !high || *low > *high) {
+      throw UsageError("--start-range needs A..B, counts 0 to " + std::to_string(kMaxCapacity) +
+                       " with A at most B, not " + textio::quoted(text));
+    }
+    rule_.min_beads = *low;
+    rule_.max_beads = *high;
+  }
+  if (parsed.given("--start-beads")) {
+    beads_given_ = true;
+    rule_.beads = static_cast<int>(*parsed.number("--start-beads"));
+  }
+}
+
+void RingSetup::check_rule() const {
+  const std::string range =
+      std::to_string(rule_.min_beads) + ".." + std::to_string(rule_.max_beads);
+  if (rule_.max_beads > ring_.capacity) {
+    throw UsageError("--start-range " + range + ": a pit holds at most " +
+                     std::to_string(ring_.capacity) + " beads (--capacity)");
+  }
+  if (rule_.min_beads > rule_.max_beads) {
+    throw UsageError("--capacity " + std::to_string(ring_.capacity) + ": the default start range " +
+                     range + " holds no count; give --start-range");
+  }
+  const int least = ring_.pits * rule_.min_beads;
+  const int most = ring_.pits * rule_.max_beads;
+  if (rule_.beads < least || rule_.beads > most) {
+    const std::string holds = "no start of " + std::to_string(ring_.pits) + " pits with " + range +
+                              " beads each holds " + std::to_string(rule_.beads) +
+                              " beads (they hold " + std::to_string(least) + " to " +
+                              std::to_string(most) + ")";
+    if (beads_given_) {
+      throw UsageError("--start-beads " + std::to_string(rule_.beads) + ": " + holds);
+    }
+    throw UsageError("the default --start-beads " + std::to_string(rule_.beads) +
+                     " (3N-1): " + holds + "; give --start-beads");
+  }
+}
+
+std::vector<Board> RingSetup::starts() const {
+  check_rule();
+  const std::uint64_t count = count_starts(ring_, rule_);
+  if (count > kMostStarts) {
+    throw UsageError("the start rule (" + rule_.describe() + ") gives " + std::to_string(count) +
+                     " starts, more than " + std::to_string(kMostStarts) +
+                     "; narrow --start-range or --start-beads");
+  }
+  return ioiwari::starts(ring_, rule_);
+}
+
+std::optional<Board> RingSetup::given_start() const {
+  const auto text = call_.parsed.text("--start");
+  if (!text) return std::nullopt;
+  std::istringstream counts(*text);
+  TokenReader reader(counts);
+  Board board;
+  if (const auto result = read_start(reader, board, ring_); result.code != ExitCode::ok) {
+    throw UsageError("--start: " + result.error);
+  }
+  if (const auto extra = reader.next()) {
+    throw UsageError("--start: " + textio::quoted(*extra) + " after the " +
+                     std::to_string(ring_.pits) + " counts");
+  }
+  return board;
+}
+
+Board RingSetup::start(std::optional<std::uint64_t>& seed) const {
+  if (auto given = given_start()) return *given;
+  const std::vector<Board> all = starts();
+  if (!seed) seed = std::random_device{}();
+  Random random(*seed);
+  return all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))];
+}
+
+void RingSetup::check_memory() const {
+  const std::uint64_t needed = table_size(ring_).solve_bytes();
+  const std::uint64_t have = call_.environment.memory_bytes;
+  if (have == 0 || needed <= have) return;
+  throw UsageError(ring_options(ring_) + ": solving this ring needs " + bytes_text(needed) +
+                   " of memory; this machine has " + bytes_text(have));
+}
+
+const Table& RingSetup::table(int most_beads, bool quiet) {
+  if (table_) return *table_;
+  if (file_) return table_.emplace(Table(load_table(*file_, ring_)));
+  check_memory();
+  const std::string what =
+      call_.parsed.command().name.empty() ? "solving" : std::string(call_.where()) + "solving";
+  const SolveLine line(call_, what, quiet);
+  SolveOptions options = line.options();
+  options.most_beads = most_beads;
+  return table_.emplace(Table::solve(ring_, options));
+}
+
+TableForStart RingSetup::table_for_games() {
+  if (file_ || !Table::built_in(ring_)) {
+    table();
+    return [this](const Board&) -> const Table& { return *table_; };
+  }
+  return [this](const Board& start) -> const Table& { return table(start.total()); };
+}
+
+SolveLine::SolveLine(const Invocation& call, std::string what, bool quiet)
+    : call_(call), what_(std::move(what)), shown_(call.environment.error_is_terminal && !quiet) {
+  options_.progress = [this](const SolveProgress& now) {
+    threads_ = now.threads;
+    if (!progress_) {
+      progress_ = std::make_unique<Progress>(call_.err, shown_, what_ + ", indexing", "classes",
+                                             now.classes, call_.environment.progress_delay);
+    }
+    if (now.layer < 0) {
+      progress_->update(static_cast<std::size_t>(now.done));
+      return;
+    }
+    if (!layers_) {
+      layers_ = true;
+      progress_->next_stage(what_);
+    }
+    const auto percent = now.classes == 0 ? 100 : now.done * 100 / now.classes;
+    progress_->update(static_cast<std::size_t>(now.done),
+                      "layer " + std::to_string(now.layer) + " of " +
+                          std::to_string(now.layers - 1) + ", " + std::to_string(percent) + "%");
+  };
+}
+
+SolveLine::~SolveLine() {
+  if (progress_) progress_->clear();
+}
+
+}  // namespace ioiwari::cli
