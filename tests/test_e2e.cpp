@@ -1,5 +1,9 @@
 // End to end: the built ioiwari binary, run through real pipes.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -13,7 +17,9 @@
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
+#include "run_program.hpp"
 #include "support.hpp"
+#include "table_files.hpp"
 
 using namespace ioiwari;
 using ioiwari::test::perfect_moves;
@@ -244,15 +250,40 @@ TEST_CASE("the command line through the binary", "[e2e]") {
   const Outcome unknown = run({"--bogus"}, "");
   CHECK(unknown.status.number == to_int(ExitCode::usage));
   CHECK(unknown.out.empty());
-  CHECK(unknown.err.starts_with("ioiwari: unknown option '--bogus'\n"));
+  CHECK(unknown.err ==
+        "ioiwari: unknown option '--bogus'\nTry 'ioiwari --help' for its options.\n");
+}
+
+TEST_CASE("a document that cannot be written exits 6 and says so", "[e2e]") {
+  // A full device of our own, in a folder of our own (the numbers of the system's full device):
+  // every write to it fails with ENOSPC.
+  test::TempFolder folder;
+  const std::string full = folder.file("full");
+  if (::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    WARN("no test of a full output: mknod is not allowed here");
+    return;
+  }
+  for (const std::string command : {"starts", "analyze 0 0 0 0 0 1 1", "help", "bench --runs 1"}) {
+    INFO(command);
+    const auto run = test_support::run_program(
+        {"/bin/sh", "-c",
+         std::string("exec '") + IOIWARI_BINARY + "' " + command + " > '" + full + "'"},
+        "");
+    CHECK_FALSE(run.signaled);
+    CHECK(run.status == to_int(ExitCode::output_closed));
+    CHECK(run.err.ends_with(": cannot write standard output: No space left on device\n"));
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  }
 }
 
 namespace {
 
 // Runs ioiwari with `arguments` (shell words) under a pseudo-terminal made by script(1) from
 // util-linux, so that its standard streams are a terminal as a person's would be.
-std::vector<std::string> under_terminal(const std::string& arguments, bool no_color = false) {
-  const std::string environment = no_color ? "env NO_COLOR=1 " : "env -u NO_COLOR ";
+std::vector<std::string> under_terminal(const std::string& arguments, bool no_color = false,
+                                        const std::string& term = "xterm") {
+  const std::string environment =
+      (no_color ? "env NO_COLOR=1 " : "env -u NO_COLOR ") + std::string("TERM=") + term + " ";
   return {"script", "-q", "-e", "-c", environment + IOIWARI_BINARY + " " + arguments, "/dev/null"};
 }
 
@@ -286,13 +317,17 @@ TEST_CASE("a whole game of play at a terminal, in colour", "[e2e][terminal]") {
   CHECK(outcome.out.find("\x1b[1m") != std::string::npos);  // a terminal gets colour
 }
 
-TEST_CASE("NO_COLOR turns colour off at a terminal", "[e2e][terminal]") {
-  ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'", true));
-  child.write(perfect_moves(kExample, Player::first));
-  const Outcome outcome = collect(child);
-  CHECK(outcome.status.success());
-  CHECK(outcome.out.find("You win by 2.") != std::string::npos);
-  CHECK(outcome.out.find("\x1b[") == std::string::npos);
+TEST_CASE("NO_COLOR, and TERM=dumb, turn colour off at a terminal", "[e2e][terminal]") {
+  for (const bool no_color : {true, false}) {
+    INFO((no_color ? "NO_COLOR=1" : "TERM=dumb"));
+    ChildProcess child(
+        under_terminal("play --start '4 3 2 4 2 3 2'", no_color, no_color ? "xterm" : "dumb"));
+    child.write(perfect_moves(kExample, Player::first));
+    const Outcome outcome = collect(child);
+    CHECK(outcome.status.success());
+    CHECK(outcome.out.find("You win by 2.") != std::string::npos);
+    CHECK(outcome.out.find("\x1b[") == std::string::npos);
+  }
 }
 
 TEST_CASE("Ctrl-C at the prompt ends play with a message and status 130", "[e2e][terminal]") {

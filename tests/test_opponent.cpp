@@ -121,10 +121,24 @@ TEST_CASE("the record holds the dialogue with both banks and the result", "[oppo
   std::ostringstream record;
   write_record(record, played.result, options);
   const std::string text = record.str();
-  CHECK(text.starts_with("# ioiwari opponent, strategy optimal, seed 3\n"));
+  CHECK(
+      text.starts_with("# ioiwari opponent, strategy optimal, seed 3\n"
+                       "# move | pits 1..7 | bank 1 bank 2\n"));
   CHECK(text.find("start          | 4 3 2 4 2 3 2 | 0 0\n") != std::string::npos);
   CHECK(text.find("player 1 plays 2 | 4 0 3 5 0 3 2 | 3 0\n") != std::string::npos);
   CHECK(text.ends_with("# player 1 wins 11 to 9\n"));
+}
+
+TEST_CASE("the record's header names the pits of the ring played", "[opponent][rings]") {
+  const Ring ring{9, 4};
+  const Table nine = Table::solve(ring);
+  const OpponentOptions options{*Board::from_counts(std::vector{0, 0, 0, 0, 0, 0, 0, 1, 1}, ring),
+                                Strategy::optimal, 3};
+  std::istringstream in("8\n");
+  std::ostringstream out, record;
+  write_record(record, run_opponent(in, out, nine, options), options);
+  CHECK(record.str().find("\n# move | pits 1..9 | bank 1 bank 2\n") != std::string::npos);
+  CHECK(record.str().find("| 0 0 0 0 0 0 0 0 0 |") != std::string::npos);
 }
 
 TEST_CASE("as player 2 the protocol loses by the least margin and takes every gift",

@@ -1,4 +1,6 @@
 // The terminal game and the terminal view of the protocol, driven through string streams.
+#include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -7,12 +9,19 @@
 #include "ioiwari/input/token.hpp"
 #include "ioiwari/play/terminal.hpp"
 #include "support.hpp"
+#include "textio/wrap.hpp"
 
 using namespace ioiwari;
 using ioiwari::test::perfect_moves;
 using ioiwari::test::table;
 
 namespace {
+
+// The screen's lines joined into one: what prose says, however it was wrapped.
+std::string joined(std::string screen) {
+  std::replace(screen.begin(), screen.end(), '\n', ' ');
+  return screen;
+}
 
 Board board(std::vector<int> counts) {
   return *Board::from_counts(counts);
@@ -121,30 +130,78 @@ TEST_CASE("each move is described: drops, skims, capture, the bead given away", 
   const Names names{"you", "ioiwari"};
   Match game(board({5, 0, 0, 5, 5, 0, 0}));
   game.play(*Pit::from_label(1, kPits));
-  std::ostringstream out;
-  describe_last_move(out, game, names, Style(false));
-  CHECK(out.str() ==
+  CHECK(describe_last_move(game, names, Style(false)) ==
         "You played pit 1 (5 beads); dropped in pits 2, 3; skimmed full pit 4: 1 bead to you; "
         "skimmed full pit 5: 1 bead to you; dropped in pits 6, 7; the last bead fell on empty "
-        "pit 1: 1 bead to ioiwari. Banks: you 2, ioiwari 1.\n");
+        "pit 1: 1 bead to ioiwari. Banks: you 2, ioiwari 1.");
 
   Match capture(board({0, 3, 0, 2, 1, 0, 0}));
   capture.play(*Pit::from_label(2, kPits));
-  out.str("");
-  describe_last_move(out, capture, names, Style(false));
-  CHECK(has(out.str(), "the last bead captured pit 5: 2 beads to you"));
+  CHECK(has(describe_last_move(capture, names, Style(false)),
+            "the last bead captured pit 5: 2 beads to you"));
 
   Match full(board({0, 0, 0, 0, 0, 1, 5}));
   full.play(*Pit::from_label(6, kPits));
-  out.str("");
-  describe_last_move(out, full, names, Style(false));
-  CHECK(has(out.str(), "the last bead fell on full pit 7: 1 bead to ioiwari"));
+  CHECK(has(describe_last_move(full, names, Style(false)),
+            "the last bead fell on full pit 7: 1 bead to ioiwari"));
+}
+
+TEST_CASE("the game's prose wraps at word boundaries to the terminal's width", "[terminal]") {
+  // The same game at 80 columns, 60 and 30: no line is wider than the width (the board aside,
+  // drawn for 80), no word is cut, and joined up again the prose is the same.
+  std::map<int, std::string> screens;
+  for (const int columns : {80, 60, 30}) {
+    PlayOptions options = options_for(*Board::from_counts(std::vector{5, 0, 0, 5, 5, 0, 0}));
+    options.columns = columns;
+    options.seed = 12345678901234567;
+    const Session session = play("1\nhint\nquit\n", options);
+    std::istringstream lines(session.screen);
+    std::string line, prose;
+    while (std::getline(lines, line)) {
+      if (line.starts_with("  ")) continue;  // the board, the hint's moves
+      // The prompt: what the person types ends its line, and the input here is not echoed.
+      if (const auto prompt = line.find("]> "); prompt != std::string::npos) {
+        line.erase(0, prompt + 3);
+      }
+      INFO(columns << " columns: " << line);
+      CHECK(textio::width_of(line) <= static_cast<std::size_t>(columns));
+      prose += line + ' ';
+    }
+    screens[columns] = prose;
+  }
+  const auto words = [](const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> all;
+    for (std::string word; in >> word;)
+      all.push_back(word);
+    return all;
+  };
+  CHECK(words(screens[60]) == words(screens[80]));
+  CHECK(words(screens[30]) == words(screens[80]));
+  // At 80 columns the greeting, of 102 characters, takes two lines, broken between words.
+  CHECK(has(screens[80], "Type help for the commands."));
+}
+
+TEST_CASE("the board of every ring fits 80 columns", "[terminal][rings]") {
+  for (int pits = kMinPits; pits <= kMaxPits; ++pits) {
+    const Ring ring{pits, 9};
+    std::vector<int> counts(static_cast<std::size_t>(pits), 9);
+    Match game(*Board::from_counts(counts, ring));
+    game.play(Pit::at_index(pits - 1));
+    std::ostringstream out;
+    draw_board(out, game, {"ioiwari", "you"}, Style(false));
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) {
+      INFO(pits << " pits: " << line);
+      CHECK(line.size() <= 80);
+    }
+  }
 }
 
 TEST_CASE("a person who plays perfectly wins and is told so", "[terminal]") {
   const Session session = play(perfect_moves(kExample, Player::first), options_for(kExample));
   CHECK(session.code == 0);
-  CHECK(has(session.screen, "Match over: you 11, ioiwari 9. You win by 2."));
+  CHECK(has(session.screen, "Game over: you 11, ioiwari 9. You win by 2."));
   CHECK(has(session.screen, "You never gave away a bead"));
 }
 
@@ -162,7 +219,7 @@ TEST_CASE("a person who errs is shown the first costly move and what was better"
   }
   const Session session = play(typed, options_for(kExample));
   CHECK(session.code == 0);
-  CHECK(has(session.screen,
+  CHECK(has(joined(session.screen),
             "Your first costly move was move 1, pit 5 on 4 3 2 4 2 3 2: it cost you 4 beads "
             "(worth -2; pit 2 was worth +2)."));
 }

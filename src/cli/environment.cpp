@@ -74,6 +74,35 @@ class InterruptibleStream : public std::istream {
 
 }  // namespace
 
+bool FileOutput::drain() {
+  const char* at = pbase();
+  while (at < pptr()) {
+    const ssize_t written = ::write(fd_, at, static_cast<std::size_t>(pptr() - at));
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      error_ = written < 0 ? errno : EIO;
+      setp(buffer_, buffer_ + sizeof buffer_);
+      return false;
+    }
+    at += written;
+  }
+  setp(buffer_, buffer_ + sizeof buffer_);
+  return true;
+}
+
+FileOutput::int_type FileOutput::overflow(int_type c) {
+  if (!drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+int FileOutput::sync() {
+  return drain() ? 0 : -1;
+}
+
 namespace {
 
 std::atomic<bool> stop_flag{false};

@@ -11,10 +11,9 @@
 namespace ioiwari::cli {
 
 int written(Invocation& call, int status) {
-  errno = 0;
   call.out.flush();
   if (call.out) return status;
-  const int error = errno;
+  const int error = call.environment.output_error();
   call.complain("cannot write standard output" +
                 (error != 0 ? ": " + std::string(std::strerror(error)) : std::string()));
   return to_int(ExitCode::output_closed);

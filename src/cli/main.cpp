@@ -1,4 +1,6 @@
 // ioiwari: parses nothing itself; see cli.cpp.
+#include <unistd.h>
+
 #include <csignal>
 #include <exception>
 #include <iostream>
@@ -14,8 +16,11 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
-    return ioiwari::run_cli(args, std::cin, std::cout, std::cerr,
-                            ioiwari::Environment::of_process());
+    ioiwari::FileOutput output(STDOUT_FILENO);
+    std::ostream out(&output);
+    ioiwari::Environment environment = ioiwari::Environment::of_process();
+    environment.output_error = [&output] { return output.error(); };
+    return ioiwari::run_cli(args, std::cin, out, std::cerr, environment);
   } catch (const std::exception& error) {
     std::cerr << "ioiwari: internal error: " << error.what() << '\n';
     return ioiwari::to_int(ioiwari::ExitCode::failure);

@@ -64,7 +64,7 @@ OpponentResult run_opponent(std::istream& in, std::ostream& out, const Table& ta
 
 void write_record(std::ostream& out, const OpponentResult& result, const OpponentOptions& options) {
   out << "# ioiwari opponent, strategy " << name(options.strategy) << ", seed " << options.seed
-      << "\n# move | pits 1..7 | bank 1 bank 2\n"
+      << "\n# move | pits 1.." << options.start.size() << " | bank 1 bank 2\n"
       << result.game << "# " << result.summary() << '\n';
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <ostream>
+#include <sstream>
 #include <vector>
 
 namespace ioiwari {
@@ -147,8 +148,8 @@ void draw_board(std::ostream& out, const Match& game, const Names& names, const 
   out << '\n';
 }
 
-void describe_last_move(std::ostream& out, const Match& game, const Names& names,
-                        const Style& style) {
+std::string describe_last_move(const Match& game, const Names& names, const Style& style) {
+  std::ostringstream out;
   const Match::Ply& ply = game.history().back();
   const std::string& mover = name_of(names, ply.mover);
   const std::string& other = name_of(names, opponent(ply.mover));
@@ -192,7 +193,8 @@ void describe_last_move(std::ostream& out, const Match& game, const Names& names
   }
   flush_drops();
   out << ". Banks: " << name_of(names, Player::first) << ' ' << game.bank(Player::first) << ", "
-      << name_of(names, Player::second) << ' ' << game.bank(Player::second) << ".\n";
+      << name_of(names, Player::second) << ' ' << game.bank(Player::second) << '.';
+  return out.str();
 }
 
 }  // namespace ioiwari

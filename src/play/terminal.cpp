@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ioiwari/input/token.hpp"
+#include "textio/wrap.hpp"
 
 namespace ioiwari {
 
@@ -118,17 +119,19 @@ class TerminalGame {
   }
 
   int run() {
-    out_ << style_.bold("Ioiwari") << ": you are player " << number(options_.person)
-         << (options_.person == Player::first ? " and move first" : "; ioiwari moves first")
-         << ". Start: " << game_.start();
-    if (options_.seed) out_ << " (drawn by --seed " << *options_.seed << ")";
-    out_ << ". Type help for the commands.\n";
+    std::ostringstream greeting;
+    greeting << style_.bold("Ioiwari") << ": you are player " << number(options_.person)
+             << (options_.person == Player::first ? " and move first" : "; ioiwari moves first")
+             << ". Start: " << game_.start();
+    if (options_.seed) greeting << " (drawn by --seed " << *options_.seed << ")";
+    greeting << ". Type help for the commands.";
+    say(greeting.str());
     draw();
     while (!game_.over()) {
       if (game_.to_move() != options_.person) {
         game_.play(*table_.best_move(game_.board()));
         table_.check_unchanged();
-        describe_last_move(out_, game_, names_, style_);
+        say(describe_last_move(game_, names_, style_));
         if (!game_.over()) draw();
         continue;
       }
@@ -152,6 +155,9 @@ class TerminalGame {
 
  private:
   void draw() { draw_board(out_, game_, names_, style_); }
+  // Prose for the person, one paragraph wrapped to the terminal's width.
+  void say(const std::string& text) { out_ << textio::wrap(text, width()) << '\n'; }
+  std::size_t width() const { return static_cast<std::size_t>(std::max(options_.columns, 20)); }
 
   // Carries out one command; false when the person quits.
   bool obey(const Command& command) {
@@ -160,20 +166,20 @@ class TerminalGame {
         break;
       case Command::Kind::move:
         if (!game_.board().is_legal(command.pit)) {
-          out_ << "Pit " << command.pit.label() << " is empty: choose a pit with beads ("
-               << legal_pits(game_.board()) << ").\n";
+          say("Pit " + std::to_string(command.pit.label()) +
+              " is empty: choose a pit with beads (" + legal_pits(game_.board()) + ").");
           break;
         }
         game_.play(command.pit);
-        describe_last_move(out_, game_, names_, style_);
+        say(describe_last_move(game_, names_, style_));
         break;
       case Command::Kind::no_such_pit:
-        out_ << "There is no pit " << command.text << ": the pits are 1 to " << game_.board().size()
-             << ".\n";
+        say("There is no pit " + command.text + ": the pits are 1 to " +
+            std::to_string(game_.board().size()) + ".");
         break;
       case Command::Kind::unreadable:
-        out_ << "I can't read " << quoted(command.text)
-             << ": type a pit number, or help for the commands.\n";
+        say("I can't read " + quoted(command.text) +
+            ": type a pit number, or help for the commands.");
         break;
       case Command::Kind::help:
         out_ << help_text(game_.board().ring());
@@ -197,12 +203,20 @@ class TerminalGame {
   void hint() {
     const std::vector<PitValue> moves = table_.analyze(game_.board());
     table_.check_unchanged();
-    out_ << "Your moves, best first, with what each nets you to the end if both sides then "
-            "play perfectly:\n ";
+    say("Your moves, best first, with what each nets you to the end if both sides then play "
+        "perfectly:");
+    // "  pit 1: +2  pit 3: -1", a line broken only between moves.
+    std::string line;
     for (const PitValue& move : moves) {
-      out_ << "  pit " << move.pit.label() << ": " << signed_value(move.value);
+      const std::string item =
+          "  pit " + std::to_string(move.pit.label()) + ": " + signed_value(move.value);
+      if (!line.empty() && line.size() + item.size() > width()) {
+        out_ << line << '\n';
+        line.clear();
+      }
+      line += item;
     }
-    out_ << '\n';
+    out_ << line << '\n';
   }
 
   void undo() {
@@ -230,22 +244,24 @@ class TerminalGame {
     const std::string taught = lesson();  // read from the table before anything is said
     const int mine = game_.bank(options_.person);
     const int theirs = game_.bank(opponent(options_.person));
-    out_ << "Match over: you " << mine << ", ioiwari " << theirs << ". ";
+    std::string result =
+        "Game over: you " + std::to_string(mine) + ", ioiwari " + std::to_string(theirs) + ". ";
     if (mine > theirs) {
-      out_ << style_.good("You win by " + std::to_string(mine - theirs) + ".");
+      result += style_.good("You win by " + std::to_string(mine - theirs) + ".");
     } else if (mine < theirs) {
-      out_ << style_.bad("ioiwari wins by " + std::to_string(theirs - mine) + ".");
+      result += style_.bad("ioiwari wins by " + std::to_string(theirs - mine) + ".");
     } else {
-      out_ << "A tie.";
+      result += "A tie.";
     }
-    out_ << '\n' << taught;
+    say(result);
+    say(taught);
   }
 
   // The first of the person's moves that gave away value, what it cost and what was better; or
   // that there was none.
   std::string lesson() const {
     std::ostringstream text;
-    text << "You never gave away a bead: every move of yours was a best move.\n";
+    text << "You never gave away a bead: every move of yours was a best move.";
     for (const Match::Ply& ply : game_.history()) {
       if (ply.mover != options_.person) continue;
       const int best = table_.value(ply.before);
@@ -257,7 +273,7 @@ class TerminalGame {
       text << "Your first costly move was move " << move_number << ", pit " << ply.pit.label()
            << " on " << ply.before << ": it cost you " << best - played
            << (best - played == 1 ? " bead" : " beads") << " (worth " << signed_value(played)
-           << "; pit " << better.label() << " was worth " << signed_value(best) << ").\n";
+           << "; pit " << better.label() << " was worth " << signed_value(best) << ").";
       break;
     }
     table_.check_unchanged();
@@ -287,9 +303,9 @@ Names TerminalView::names() const {
   return names;
 }
 
-void TerminalView::reading_start() {
-  out_ << "ioiwari plays player " << number(me_)
-       << ". Type the start: 7 bead counts (0-5), pit 1 first.\nstart> " << std::flush;
+void TerminalView::reading_start(Ring ring) {
+  out_ << "ioiwari plays player " << number(me_) << ". Type the start: " << ring.pits
+       << " bead counts (0-" << ring.capacity << "), pit 1 first.\nstart> " << std::flush;
 }
 
 void TerminalView::started(const Match& game) {
@@ -297,7 +313,9 @@ void TerminalView::started(const Match& game) {
 }
 
 void TerminalView::moved(const Match& game) {
-  describe_last_move(out_, game, names(), style_);
+  out_ << textio::wrap(describe_last_move(game, names(), style_),
+                       static_cast<std::size_t>(std::max(columns_, 20)))
+       << '\n';
   draw_board(out_, game, names(), style_);
   out_ << std::flush;
 }

@@ -27,7 +27,7 @@ ProtocolResult play_protocol(std::istream& in, std::ostream& out, Ring ring,
   ProtocolObserver& watch = observer != nullptr ? *observer : silent;
   TokenReader reader(in);
   Board start;
-  watch.reading_start();
+  watch.reading_start(ring);
   if (auto result = read_start(reader, start, ring); result.code != ExitCode::ok) {
     return result;
   }

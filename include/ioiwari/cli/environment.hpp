@@ -36,9 +36,31 @@ struct Environment {
   // whenever it is pressed, before the read has begun or during it (the stream then ends).
   // Null where the caller's stream is to be read as it is (tests).
   std::shared_ptr<std::istream> interruptible_input;
+  // Why the last write to standard output failed (an errno), or 0: for the one line that says
+  // so. The caller's stream tells no reason (tests).
+  std::function<int()> output_error = [] { return 0; };
 
   // The environment of this process (POSIX: isatty, getenv, sigaction).
   static Environment of_process();
+};
+
+// Standard output as ioiwari writes it: buffered, and written with write(2), so that when a
+// write fails the reason (errno) is kept for the message, which std::cout does not keep.
+class FileOutput : public std::streambuf {
+ public:
+  explicit FileOutput(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
+  ~FileOutput() override { sync(); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override;
+  int sync() override;
+
+ private:
+  bool drain();
+  int fd_;
+  int error_ = 0;
+  char buffer_[1 << 16];
 };
 
 // While one lives, SIGINT, SIGTERM and SIGHUP set a flag instead of ending the process, so that

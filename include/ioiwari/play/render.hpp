@@ -37,9 +37,9 @@ inline const std::string& name_of(const Names& names, Player player) {
 // are marked.
 void draw_board(std::ostream& out, const Match& game, const Names& names, const Style& style);
 
-// One line saying what the last move of `game` did: the pit, the drops, the skims, the
-// capture or the bead given away, and the banks after it. The game must have a move.
-void describe_last_move(std::ostream& out, const Match& game, const Names& names,
-                        const Style& style);
+// A sentence saying what the last move of `game` did: the pit, the drops, the skims, the
+// capture or the bead given away, and the banks after it; callers wrap it to their width. The
+// game must have a move.
+std::string describe_last_move(const Match& game, const Names& names, const Style& style);
 
 }  // namespace ioiwari

@@ -63,7 +63,7 @@ class TerminalView : public ProtocolObserver {
  public:
   TerminalView(std::ostream& out, bool color, Player me, int columns = 80)
       : out_(out), style_(color), me_(me), columns_(columns) {}
-  void reading_start() override;
+  void reading_start(Ring ring) override;
   void started(const Match& game) override;
   void moved(const Match& game) override;
   void reading_move(const Match& game) override;

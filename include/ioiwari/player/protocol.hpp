@@ -17,7 +17,8 @@ namespace ioiwari {
 class ProtocolObserver {
  public:
   virtual ~ProtocolObserver() = default;
-  virtual void reading_start() {}
+  // Before the start is read: a start of `ring`.
+  virtual void reading_start(Ring /*ring*/) {}
   virtual void started(const Match& /*game*/) {}
   // After every move, either side's: the move is game.history().back().
   virtual void moved(const Match& /*game*/) {}
