@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace negamax {
 
@@ -125,6 +126,77 @@ concept Hashed = std::equality_comparable<typename G::State> &&
 // keys gets the flat table.
 template <class G>
 concept Game = Rules<G> &&(DenseKeyed<G> || Hashed<G>);
+
+// Checks that G is a game, one requirement at a time: a game that misses one is told which, by
+// name, in the first error the compiler prints. Solver runs it; a game's author may run it too:
+// static_assert(negamax::check_game<MyGame>());
+template <class G>
+consteval bool check_game() {
+  constexpr bool state = requires {
+    typename G::State;
+  };
+  constexpr bool move = requires {
+    typename G::Move;
+  };
+  constexpr bool value = requires {
+    typename G::Value;
+  };
+  static_assert(state, "negamax: the game needs `using State = ...;`, a position");
+  static_assert(move, "negamax: the game needs `using Move = ...;`, one move");
+  static_assert(value, "negamax: the game needs `using Value = ...;`, what a player can force");
+  if constexpr (state && move && value) {
+    using State = typename G::State;
+    using Move = typename G::Move;
+    using Value = typename G::Value;
+    static_assert(std::is_arithmetic_v<Value> && std::is_signed_v<Value>,
+                  "negamax: the game's Value must be a signed arithmetic type");
+    static_assert(std::copyable<State>, "negamax: the game's State must be copyable");
+    static_assert(std::copyable<Move>, "negamax: the game's Move must be copyable");
+    constexpr bool moves = requires(const G& game, const State& s) {
+      game.moves(s);
+    };
+    static_assert(moves, "negamax: the game needs `moves(const State&) const`, the legal moves");
+    if constexpr (moves) {
+      using Moves = decltype(std::declval<const G&>().moves(std::declval<const State&>()));
+      static_assert(MoveRange<Moves, Move>,
+                    "negamax: moves(state) must return a sized random-access range of Move "
+                    "(std::vector, std::array, negamax::MoveList)");
+    }
+    static_assert(
+        requires(const G& game, const State& s, const Move& m) { game.play(s, m); },
+        "negamax: the game needs `play(const State&, const Move&) const`");
+    if constexpr (requires(const G& game, const State& s, const Move& m) { game.play(s, m); }) {
+      static_assert(std::same_as<decltype(std::declval<const G&>().play(
+                                     std::declval<const State&>(), std::declval<const Move&>())),
+                                 Step<State, Value>>,
+                    "negamax: play(state, move) must return negamax::Step<State, Value>");
+    }
+    static_assert(
+        requires(const G& game, const State& s) {
+          { game.terminal_value(s) } -> std::convertible_to<Value>;
+        },
+        "negamax: the game needs `terminal_value(const State&) const`, the value of a state "
+        "with no move");
+    constexpr bool key = requires(const G& game, const State& s) {
+      { game.key(s) } -> std::convertible_to<std::size_t>;
+    };
+    constexpr bool key_count = requires(const G& game) {
+      { game.key_count() } -> std::convertible_to<std::size_t>;
+    };
+    constexpr bool hash = requires(const G& game, const State& s) {
+      { game.hash(s) } -> std::convertible_to<std::size_t>;
+    };
+    static_assert(key || hash,
+                  "negamax: the game needs a memo key: `key(const State&) const` with "
+                  "`key_count() const` (a flat table), or `hash(const State&) const` (a hash map)");
+    static_assert(!key || key_count || hash,
+                  "negamax: the game has key(state) but no `key_count() const`, the bound of its "
+                  "keys");
+    static_assert(!hash || key || std::equality_comparable<State>,
+                  "negamax: the game has hash(state), so State needs `operator==`");
+  }
+  return true;
+}
 
 // The scoring a game declares, or Scoring::points when it declares none.
 template <class G>

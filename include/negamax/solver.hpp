@@ -54,8 +54,10 @@ constexpr bool better(Value value, Remoteness remoteness, Value other_value,
   }
 }
 
-template <Game G>
+template <class G>
 class Solver {
+  static_assert(check_game<G>());
+
  public:
   using State = typename G::State;
   using Move = typename G::Move;

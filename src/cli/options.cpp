@@ -176,10 +176,10 @@ void Invocation::complain(std::string_view what) const {
 
 std::string synopsis(const Command& command) {
   std::string line = "ioiwari";
-  if (!command.name.empty()) line += " " + std::string(command.name);
+  if (!command.name.empty()) line.append(" ").append(command.name);
   const auto shown = [](const Option& option) {
     std::string text(option.name);
-    if (!option.value_name.empty()) text += " " + std::string(option.value_name);
+    if (!option.value_name.empty()) text.append(" ").append(option.value_name);
     return text;
   };
   std::vector<std::string_view> done;
@@ -194,7 +194,7 @@ std::string synopsis(const Command& command) {
     for (const Conflict& conflict : command.conflicts) {
       if (conflict.a != option.name) continue;
       for (const Option& other : command.options) {
-        if (other.name == conflict.b) alternatives += " | " + shown(other);
+        if (other.name == conflict.b) alternatives.append(" | ").append(shown(other));
       }
       done.push_back(conflict.b);
     }
@@ -228,8 +228,9 @@ std::string indented(const std::string& text, std::size_t indent) {
 // column.
 void write_option(std::ostream& out, const Option& option, std::size_t width) {
   constexpr std::size_t kColumn = 22;
-  std::string head = "  " + std::string(option.name);
-  if (!option.value_name.empty()) head += " " + std::string(option.value_name);
+  std::string head = "  ";
+  head.append(option.name);
+  if (!option.value_name.empty()) head.append(" ").append(option.value_name);
   std::string help(option.help);
   std::string notes;
   if (option.value == Value::integer) {

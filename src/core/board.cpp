@@ -66,52 +66,42 @@ bool Board::is_start(const StartRule& rule) const {
   return total() == rule.beads;
 }
 
-// The sowing loop, straight from the rules: the hand visits the pits clockwise from the one
-// after `pit`. While it holds more than one bead it skims a full pit or drops a bead; its last
-// bead captures a pit holding 1..capacity-1 beads, or goes to the opponent. `record` is
-// told each step; play() passes one that does nothing, which the compiler removes.
+// A Board's pits as sow() (sowing.hpp) holds them.
+struct BoardPits {
+  explicit BoardPits(Board& board) : counts(board.pits_) {}
+  std::array<std::uint8_t, kMaxPits>& counts;
+  int get(int pit) const { return counts[static_cast<std::size_t>(pit)]; }
+  void add(int pit, int beads) {
+    counts[static_cast<std::size_t>(pit)] =
+        static_cast<std::uint8_t>(counts[static_cast<std::size_t>(pit)] + beads);
+  }
+};
+
+namespace {
+
 template <class Record>
-MoveResult sow(const Board& board, Pit pit, Record&& record) {
+MoveResult sow_board(const Board& board, Pit pit, Record&& record) {
   assert(board.is_legal(pit));
   MoveResult result{board};
-  auto& pits = result.after.pits_;
-  const int capacity = board.capacity_;
-  int hand = pits[static_cast<std::size_t>(pit.index())];
-  pits[static_cast<std::size_t>(pit.index())] = 0;
-  Pit at = pit;
-  while (hand > 1) {
-    at = board.next(at);
-    auto& beads = pits[static_cast<std::size_t>(at.index())];
-    if (beads == capacity) {
-      --beads;
-      ++result.mover_gain;
-      record(SowStep{SowStep::Kind::skim, at, 1});
-    } else {
-      ++beads;
-      --hand;
-      record(SowStep{SowStep::Kind::drop, at, 1});
-    }
-  }
-  at = board.next(at);
-  auto& last = pits[static_cast<std::size_t>(at.index())];
-  if (last > 0 && last < capacity) {
-    result.mover_gain += last + 1;
-    record(SowStep{SowStep::Kind::capture, at, last + 1});
-    last = 0;
-  } else {
-    ++result.opponent_gain;
-    record(SowStep{SowStep::Kind::give_away, at, 1});
-  }
+  BoardPits pits(result.after);
+  const Ring ring = board.ring();
+  const Sown sown = sow(pits, pit.index(), ring.pits, ring.capacity, record);
+  result.mover_gain = sown.mover_gain;
+  result.opponent_gain = sown.opponent_gain;
   return result;
 }
 
+}  // namespace
+
 MoveResult play(const Board& board, Pit pit) {
-  return sow(board, pit, [](const SowStep&) {});
+  return sow_board(board, pit, [](SowKind, int, int) {});
 }
 
 MoveTrace trace(const Board& board, Pit pit) {
   MoveTrace traced;
-  traced.result = sow(board, pit, [&](const SowStep& step) { traced.steps.push_back(step); });
+  traced.result = sow_board(board, pit, [&](SowKind kind, int at, int beads) {
+    traced.steps.push_back(SowStep{kind, Pit::at_index(at), beads});
+  });
   return traced;
 }
 

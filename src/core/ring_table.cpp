@@ -19,6 +19,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "ioiwari/core/sowing.hpp"
+
 namespace ioiwari {
 
 namespace {
@@ -45,6 +47,17 @@ constexpr Packed nibble_mask(int pits) {
 int digit(Packed packed, int pit) {
   return static_cast<int>((packed >> (4 * pit)) & 15);
 }
+
+// A packed board's pits as sow() (sowing.hpp) holds them: the move rule is the Board's own.
+struct PackedPits {
+  Packed bits;
+  int get(int pit) const { return digit(bits, pit); }
+  // A count never goes below 0 nor above 15, so no change carries into the next pit's nibble;
+  // a negative change wraps round in unsigned arithmetic as a subtraction.
+  void add(int pit, int beads) {
+    bits += static_cast<Packed>(static_cast<std::int64_t>(beads)) << (4 * pit);
+  }
+};
 
 // The smallest of the rotations of `packed`: turning the ring by one pit moves every digit up a
 // nibble and the top one to the bottom.
@@ -208,30 +221,11 @@ constexpr std::size_t kGroup = 16;
       const Packed packed = from[c];
       int count = 0;
       for (int pit = 0; pit < pits; ++pit) {
-        int hand = digit(packed, pit);
-        if (hand == 0) continue;
-        Packed after = packed - (static_cast<Packed>(hand) << (4 * pit));
-        int net = 0;
-        int at = pit;
-        while (hand > 1) {
-          at = at + 1 == pits ? 0 : at + 1;
-          if (digit(after, at) == capacity) {  // skim: the pit gives a bead, the hand keeps all
-            after -= Packed{1} << (4 * at);
-            ++net;
-          } else {
-            after += Packed{1} << (4 * at);
-            --hand;
-          }
-        }
-        at = at + 1 == pits ? 0 : at + 1;
-        const int last = digit(after, at);
-        if (last > 0 && last < capacity) {
-          net += last + 1;
-          after -= static_cast<Packed>(last) << (4 * at);
-        } else {
-          net -= 1;
-        }
-        const std::uint64_t code = code_of(canonical_packed(after, pits), pits, ring.base);
+        if (digit(packed, pit) == 0) continue;
+        PackedPits after{packed};
+        const Sown sown = sow(after, pit, pits, capacity, [](SowKind, int, int) {});
+        const int net = sown.mover_gain - sown.opponent_gain;
+        const std::uint64_t code = code_of(canonical_packed(after.bits, pits), pits, ring.base);
         index_lines(code);
         successors[c][static_cast<std::size_t>(count++)] = {code, net};
       }

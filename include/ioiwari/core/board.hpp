@@ -12,6 +12,7 @@
 
 #include "ioiwari/core/constants.hpp"
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/sowing.hpp"
 
 namespace ioiwari {
 
@@ -83,7 +84,9 @@ class Board {
 
   // The board turned clockwise by `steps` pits: the beads of pit p end up in pit p+steps.
   Board rotated(int steps) const;
-  // The rotation of this board with the smallest code: one board stands for its class.
+  // The rotation of this board with the smallest code: one board stands for its class. The ring
+  // solver computes the same on packed digits, faster (canonical_code(), ring_table.hpp); a test
+  // holds the two equal on every board of the rings the suite builds.
   Board canonical() const;
   // Whether this is a start under `rule` (each pit in range, the beads in all).
   bool is_start(const StartRule& rule) const;
@@ -93,8 +96,7 @@ class Board {
   friend bool operator==(const Board&, const Board&) = default;
 
  private:
-  template <class Record>
-  friend MoveResult sow(const Board& board, Pit pit, Record&& record);
+  friend struct BoardPits;
   std::array<std::uint8_t, kMaxPits> pits_{};
   std::uint8_t size_ = kPits;
   std::uint8_t capacity_ = kPitCapacity;
@@ -114,12 +116,7 @@ MoveResult play(const Board& board, Pit pit);
 
 // One thing the hand did at one pit during a move.
 struct SowStep {
-  enum class Kind {
-    drop,       // one bead from the hand into the pit
-    skim,       // the pit was full: one bead from it to the mover's bank
-    capture,    // the last bead and the pit's beads to the mover's bank (`beads` in all)
-    give_away,  // the last bead met an empty or full pit and went to the opponent's bank
-  };
+  using Kind = SowKind;
   Kind kind;
   Pit pit;
   int beads;  // how many beads moved: 1, or the capture's total
