@@ -7,9 +7,10 @@
 //     class's rotations, so that a successor's value is one look-up by its code, with no
 //     canonical form to compute.
 //
-// Usage: plain_ring_solver PITS CAPACITY
-// It prints, for every start of the ring (A = 2, B = min(4, C), T = 3N - 1 beads), its code and
-// its value for player 1, a line each in code order; on standard error the solve's time.
+// Usage: plain_ring_solver PITS CAPACITY [--every-class]
+// It prints, for every start of the ring (2 to min(4, C) beads a pit, 3N - 1 in all), its code
+// and its value for player 1, a line each in code order; with --every-class, every class's
+// canonical code and value instead. On standard error, the solve's time.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -71,16 +73,16 @@ int sow(const Ring& ring, Digits& pits, int from) {
   return net;
 }
 
-// Every necklace of the ring with `beads` beads: the digit strings that no rotation makes
-// smaller, read with pit N as the most significant digit (so each is its class's smallest
-// code). Generated in lexicographic order by the algorithm of Fredricksen, Kessler and
+// Every necklace of the ring with `beads` beads (any number when negative): the digit strings that
+// no rotation makes smaller, read with pit N as the most significant digit (so each is its class's
+// smallest code). Generated in lexicographic order by the algorithm of Fredricksen, Kessler and
 // Maiorana, the branches that cannot reach the bead count cut off.
 void necklaces(const Ring& ring, int beads, std::vector<std::uint64_t>& out) {
   std::array<int, kMostPits + 1> a{};  // a[1..n]: a[1] is the most significant digit
   const int n = ring.pits;
   const auto extend = [&](auto&& self, int t, int p, int sum) -> void {
     if (t > n) {
-      if (n % p == 0 && sum == beads) {
+      if (n % p == 0 && (beads < 0 || sum == beads)) {
         Digits digits{};
         for (int i = 1; i <= n; ++i)
           digits[n - i] = a[i];
@@ -90,8 +92,8 @@ void necklaces(const Ring& ring, int beads, std::vector<std::uint64_t>& out) {
     }
     const int left = n - t;
     for (int d = a[t - p]; d <= ring.capacity; ++d) {
-      if (sum + d > beads) break;
-      if (sum + d + left * ring.capacity < beads) continue;
+      if (beads >= 0 && sum + d > beads) break;
+      if (beads >= 0 && sum + d + left * ring.capacity < beads) continue;
       a[t] = d;
       self(self, t + 1, d == a[t - p] ? p : t, sum + d);
     }
@@ -101,7 +103,8 @@ void necklaces(const Ring& ring, int beads, std::vector<std::uint64_t>& out) {
 
 // Solves the classes in codes[from, to): each from its successors' values, all in lower
 // layers, then writes it to every rotation.
-void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from, const std::uint64_t* to) {
+void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from,
+           const std::uint64_t* to) {
   for (const std::uint64_t* at = from; at != to; ++at) {
     Digits digits{};
     std::uint64_t rest = *at;
@@ -130,8 +133,9 @@ void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from, cons
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: plain_ring_solver PITS CAPACITY\n");
+  const bool every_class = argc == 4 && std::string_view(argv[3]) == "--every-class";
+  if (argc != 3 && !every_class) {
+    std::fprintf(stderr, "usage: plain_ring_solver PITS CAPACITY [--every-class]\n");
     return 2;
   }
   Ring ring;
@@ -171,13 +175,21 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "plain_ring_solver: %d pits, capacity %d: solved in %.1f s\n", ring.pits,
                ring.capacity, seconds);
 
+  if (every_class) {
+    std::vector<std::uint64_t> all;
+    necklaces(ring, -1, all);
+    for (const std::uint64_t code : all)
+      std::printf("%llu %d\n", static_cast<unsigned long long>(code), value[code]);
+    return 0;
+  }
   // Every start, in code order: 2 to min(4, C) beads a pit, 3N - 1 in all.
   const int low = 2, high = std::min(4, ring.capacity), total = 3 * ring.pits - 1;
   Digits digits{};
   const auto starts = [&](auto&& self, int pit, int left) -> void {
     if (pit < 0) {
-      if (left == 0) std::printf("%llu %d\n", static_cast<unsigned long long>(code_of(ring, digits)),
-                                 value[code_of(ring, digits)]);
+      if (left == 0)
+        std::printf("%llu %d\n", static_cast<unsigned long long>(code_of(ring, digits)),
+                    value[code_of(ring, digits)]);
       return;
     }
     for (int beads = low; beads <= high; ++beads) {
