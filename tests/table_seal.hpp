@@ -26,11 +26,11 @@ inline void reseal(std::vector<unsigned char>& bytes) {
   constexpr std::uint64_t block = TableLayout::kBlockBytes;
   if (bytes.size() < block) return;
   const std::uint64_t blocks = field(bytes, 56);
-  const std::uint64_t sums = field(bytes, 112);
+  const std::uint64_t sums = field(bytes, 96);
   if (sums <= bytes.size() && blocks <= (bytes.size() - sums) / 8) {
     for (std::uint64_t b = 0; b < blocks && block * (b + 2) <= bytes.size(); ++b)
       set_field(bytes, sums + 8 * b, table_checksum(bytes.data() + block * (b + 1), block));
-    set_field(bytes, 120, table_checksum(bytes.data() + sums, 8 * blocks));
+    set_field(bytes, 104, table_checksum(bytes.data() + sums, 8 * blocks));
   }
   set_field(bytes, 16, 0);
   set_field(bytes, 16, table_checksum(bytes.data(), block));

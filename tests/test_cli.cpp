@@ -411,15 +411,18 @@ TEST_CASE("impossible rings and starts are refused with one line naming the opti
   };
   const std::vector<Case> cases = {
       {{"analyze", "--pits", "2", "0"},
-       "ioiwari: analyze: --pits needs a number 3 to 13, not \"2\""},
+       "ioiwari: analyze: --pits needs a number 3 to 16, not \"2\""},
       {{"starts", "--capacity", "10"},
        "ioiwari: starts: --capacity needs a number 1 to 9, not \"10\""},
+      {{"solve", "--pits", "16", "--capacity", "8", "--out", "x"},
+       "ioiwari: solve: --pits 16 --capacity 8: a ring holds at most 127 beads (pits times "
+       "capacity), the most a table's one-byte values allow"},
       {{"starts", "--start-range", "3..2"},
        "ioiwari: starts: --start-range needs A..B, counts 0 to 9 with A at most B, not \"3..2\""},
       {{"starts", "--start-range", "2-4"},
        "ioiwari: starts: --start-range needs A..B, counts 0 to 9 with A at most B, not \"2-4\""},
       {{"starts", "--start-beads", "0"},
-       "ioiwari: starts: --start-beads needs a number 1 to 117, not \"0\""},
+       "ioiwari: starts: --start-beads needs a number 1 to 127, not \"0\""},
       {{"play", "--capacity", "1"},
        "ioiwari: play: --capacity 1: the default start range 2..1 holds no count; give "
        "--start-range"},
@@ -466,8 +469,14 @@ TEST_CASE("a ring too large for this machine's memory is refused, saying how muc
                                                "9",     "--out",  "x"};
   CHECK(run_cli(solve, in, out, huge, real) == to_int(ExitCode::usage));
   CHECK(huge.str().starts_with(
-      "ioiwari: solve: --pits 13 --capacity 9: solving this ring needs 2.2 TB of memory; this "
+      "ioiwari: solve: --pits 13 --capacity 9: solving this ring needs 997.1 GB of memory; this "
       "machine has 24.0 GB\n"));
+  // 14 pits of capacity 5 fits that machine: the refusal is for rings that do not.
+  const std::vector<std::string_view> fourteen = {"solve", "--pits", "14", "--out",
+                                                  "/nonexistent/x"};
+  std::ostringstream fits;
+  CHECK(run_cli(fourteen, in, out, fits, real) == to_int(ExitCode::bad_table));
+  CHECK(fits.str().find("of memory") == std::string::npos);
 }
 
 TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7", "[cli][rings]") {

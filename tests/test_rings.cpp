@@ -224,8 +224,8 @@ TEST_CASE(
 
 TEST_CASE("rings: one thread and several solve the same table, and several really work",
           "[rings]") {
-  // 9 pits of capacity 5: layers of up to 85,266 classes, 21 chunks, so that four
-  // threads share them.
+  // 9 pits of capacity 5: layers of up to 85,266 classes, cut into the pieces that four
+  // threads share.
   const Ring ring{9, 5};
   SolveOptions one;
   one.threads = 1;

@@ -108,16 +108,15 @@ TEST_CASE("a table file round-trips: every value of the ring comes back", "[tabl
 
 TEST_CASE("the layout puts every part on a block boundary and covers the file with checksums",
           "[table-file]") {
-  for (const Ring ring : {kRing, Ring{3, 1}, Ring{12, 5}, Ring{13, 9}}) {
+  for (const Ring ring : {kRing, Ring{3, 1}, Ring{12, 5}, Ring{14, 9}, Ring{16, 7}}) {
     INFO(ring.describe());
     const TableLayout layout = table_layout(ring);
     const TableSize size = table_size(ring);
     constexpr std::uint64_t block = TableLayout::kBlockBytes;
-    CHECK(layout.bitmap_offset == block);
-    CHECK(layout.directory_offset % block == 0);
-    CHECK(layout.directory_offset >= layout.bitmap_offset + size.bitmap_bytes);
+    CHECK(layout.lines_offset == block);
+    CHECK(size.index_bytes == 64 * size.lines);
     CHECK(layout.values_offset % block == 0);
-    CHECK(layout.values_offset >= layout.directory_offset + size.directory_bytes);
+    CHECK(layout.values_offset >= layout.lines_offset + size.index_bytes);
     CHECK(layout.sums_offset % block == 0);
     CHECK(layout.sums_offset >= layout.values_offset + size.values_bytes);
     CHECK(layout.blocks * block == layout.sums_offset - block);
@@ -143,9 +142,10 @@ TEST_CASE("a flipped byte anywhere in a table file is refused, at once or when i
       {"the classes", 40},
       {"the header's padding", 200},
       {"the header block's last byte", TableLayout::kBlockBytes - 1},
-      {"the bitmap", layout.bitmap_offset + 5},
-      {"the padding after the bitmap", layout.bitmap_offset + size.bitmap_bytes},
-      {"the directory", layout.directory_offset + 9},
+      {"a line's first rank", layout.lines_offset + 64 * 3 + 1},
+      {"a line's counts", layout.lines_offset + 64 * 3 + 9},
+      {"a line's bits", layout.lines_offset + 64 * 3 + 17},
+      {"the padding after the index", layout.lines_offset + size.index_bytes},
       {"the first value", layout.values_offset},
       {"the last value", layout.values_offset + size.values_bytes - 1},
       {"a block checksum", layout.sums_offset + 3},
@@ -266,21 +266,34 @@ TEST_CASE("a crafted table whose checksums are recomputed cannot crash its reade
        [&](std::vector<unsigned char>& bytes) {
          bytes[layout.values_offset + size.values_bytes / 2] += 1;
        }},
-      {"bitmap zeroed", fill(layout.bitmap_offset, size.bitmap_bytes, 0)},
-      {"bitmap all ones", fill(layout.bitmap_offset, size.bitmap_bytes, 0xff)},
-      {"one bit of the bitmap cleared",
+      {"index zeroed", fill(layout.lines_offset, size.index_bytes, 0)},
+      {"index all ones", fill(layout.lines_offset, size.index_bytes, 0xff)},
+      {"one bit of the index cleared",
        [&](std::vector<unsigned char>& bytes) {
-         for (std::uint64_t i = layout.bitmap_offset;; ++i) {
-           if (bytes[i] != 0) {
+         for (std::uint64_t i = layout.lines_offset + 16;; ++i) {
+           if (i % 64 >= 16 && bytes[i] != 0) {
              bytes[i] = static_cast<unsigned char>(bytes[i] & (bytes[i] - 1));
              return;
            }
          }
        }},
-      {"directory zeroed", fill(layout.directory_offset, size.directory_bytes, 0)},
-      {"directory 0xff", fill(layout.directory_offset, size.directory_bytes, 0xff)},
-      {"one directory count raised",
-       [&](std::vector<unsigned char>& bytes) { bytes[layout.directory_offset + 8 * 3] += 1; }},
+      {"one bit of the index set",
+       [&](std::vector<unsigned char>& bytes) {
+         for (std::uint64_t i = layout.lines_offset + 16;; ++i) {
+           if (i % 64 >= 16 && bytes[i] != 0xff) {
+             bytes[i] = static_cast<unsigned char>(bytes[i] | (bytes[i] + 1));
+             return;
+           }
+         }
+       }},
+      {"a line's first rank raised",
+       [&](std::vector<unsigned char>& bytes) { bytes[layout.lines_offset + 64 * 3] += 1; }},
+      {"a line's counts changed",
+       [&](std::vector<unsigned char>& bytes) { bytes[layout.lines_offset + 64 * 3 + 8] ^= 1; }},
+      {"a count beyond the line's 45 bits",
+       [&](std::vector<unsigned char>& bytes) {
+         bytes[layout.lines_offset + 64 * 3 + 15] |= 0x80;
+       }},
   };
   for (const Craft& craft : crafts) {
     INFO(craft.what);

@@ -44,6 +44,11 @@ RingSetup::RingSetup(const Invocation& call) : call_(call) {
   const Parsed& parsed = call.parsed;
   ring_.pits = option_number(call, "--pits", ring_.pits);
   ring_.capacity = option_number(call, "--capacity", ring_.capacity);
+  if (!ring_.playable()) {
+    throw UsageError(ring_options(ring_) + ": a ring holds at most " +
+                     std::to_string(kMaxRingBeads) + " beads (pits times capacity), the most a " +
+                     "table's one-byte values allow");
+  }
   rule_ = StartRule::defaults_for(ring_);
   if (parsed.command().takes(Group::table)) file_ = parsed.text("--table");
   if (parsed.given("--start-range")) {

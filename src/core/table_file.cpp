@@ -36,7 +36,7 @@ constexpr char kMagic[16] = {'I', 'O', 'I', 'W', 'A', 'R',  'I', '-',
 // Written as a number: read back as the same number only on a machine of the same byte order.
 constexpr std::uint32_t kByteOrder = 0x01020304;
 
-// The first 136 bytes of the header block; the rest of the block is zero. Every version keeps the
+// The first 120 bytes of the header block; the rest of the block is zero. Every version keeps the
 // magic and the header's checksum where they are, so that any header can be checked before its
 // fields are believed.
 struct Header {
@@ -49,15 +49,14 @@ struct Header {
   std::uint64_t classes;
   std::uint64_t block_bytes;
   std::uint64_t blocks;
-  std::uint64_t bitmap_offset, bitmap_bytes;
-  std::uint64_t directory_offset, directory_bytes;
+  std::uint64_t lines_offset, lines_bytes;
   std::uint64_t values_offset, values_bytes;
   std::uint64_t sums_offset;
   std::uint64_t sums_checksum;  // of the list of block checksums
   std::uint64_t file_bytes;
 };
 static_assert(offsetof(Header, checksum) == 16 && offsetof(Header, version) == 24);
-static_assert(sizeof(Header) == 136 && sizeof(Header) <= kBlock);
+static_assert(sizeof(Header) == 120 && sizeof(Header) <= kBlock);
 
 constexpr std::uint64_t round_up(std::uint64_t bytes, std::uint64_t unit) {
   return (bytes + unit - 1) / unit * unit;
@@ -168,10 +167,8 @@ std::array<unsigned char, kBlock> header_block(Ring ring, std::uint64_t classes,
   header.classes = classes;
   header.block_bytes = kBlock;
   header.blocks = layout.blocks;
-  header.bitmap_offset = layout.bitmap_offset;
-  header.bitmap_bytes = size.bitmap_bytes;
-  header.directory_offset = layout.directory_offset;
-  header.directory_bytes = size.directory_bytes;
+  header.lines_offset = layout.lines_offset;
+  header.lines_bytes = size.index_bytes;
   header.values_offset = layout.values_offset;
   header.values_bytes = size.values_bytes;
   header.sums_offset = layout.sums_offset;
@@ -483,9 +480,9 @@ void MappedTable::open(const Ring* expected) {
                                   std::to_string(kTableFormatVersion) + " (solve the ring again)");
   }
   ring_ = Ring{static_cast<int>(header.pits), static_cast<int>(header.capacity)};
-  if (header.pits < kMinPits || header.pits > kMaxPits || header.capacity < kMinCapacity ||
-      header.capacity > kMaxCapacity) {
-    refuse(Kind::not_a_table, " names no ring of 3 to 13 pits, capacity 1 to 9");
+  if (header.pits > kMaxPits || header.capacity > kMaxCapacity || !ring_.playable()) {
+    refuse(Kind::not_a_table, " names no ring ioiwari plays: " + std::to_string(header.pits) +
+                                  " pits, capacity " + std::to_string(header.capacity));
   }
   if (expected != nullptr && ring_ != *expected) {
     refuse(Kind::other_rules,
@@ -495,12 +492,10 @@ void MappedTable::open(const Ring* expected) {
   const TableSize parts = table_size(ring_);
   classes_ = parts.classes;
   if (header.classes != parts.classes || header.block_bytes != kBlock ||
-      header.blocks != layout_.blocks || header.bitmap_offset != layout_.bitmap_offset ||
-      header.bitmap_bytes != parts.bitmap_bytes ||
-      header.directory_offset != layout_.directory_offset ||
-      header.directory_bytes != parts.directory_bytes ||
-      header.values_offset != layout_.values_offset || header.values_bytes != parts.values_bytes ||
-      header.sums_offset != layout_.sums_offset || header.file_bytes != layout_.file_bytes) {
+      header.blocks != layout_.blocks || header.lines_offset != layout_.lines_offset ||
+      header.lines_bytes != parts.index_bytes || header.values_offset != layout_.values_offset ||
+      header.values_bytes != parts.values_bytes || header.sums_offset != layout_.sums_offset ||
+      header.file_bytes != layout_.file_bytes) {
     refuse(Kind::not_a_table, " has a layout that fits no table of " + ring_.describe());
   }
   if (size < layout_.file_bytes) {
@@ -529,14 +524,11 @@ Opened open_table(const std::string& path, const Ring* expected) {
   file->open(expected);
   const TableLayout& layout = file->layout();
   const TableSize parts = table_size(file->ring());
-  const std::span bitmap(reinterpret_cast<const std::uint64_t*>(file->at(layout.bitmap_offset)),
-                         static_cast<std::size_t>(parts.bitmap_bytes / 8));
-  const std::span directory(
-      reinterpret_cast<const std::uint64_t*>(file->at(layout.directory_offset)),
-      static_cast<std::size_t>(parts.directory_bytes / 8));
+  const std::span lines(reinterpret_cast<const std::uint64_t*>(file->at(layout.lines_offset)),
+                        static_cast<std::size_t>(parts.index_bytes / 8));
   const std::span values(reinterpret_cast<const std::int8_t*>(file->at(layout.values_offset)),
                          static_cast<std::size_t>(parts.values_bytes));
-  auto table = RingTable::adopt(file->ring(), bitmap, directory, values, file);
+  auto table = RingTable::adopt(file->ring(), lines, values, file);
   return {std::move(file), std::move(table)};
 }
 
@@ -626,14 +618,47 @@ std::uint64_t table_checksum(const unsigned char* bytes, std::uint64_t size) {
 TableLayout table_layout(Ring ring) {
   const TableSize size = table_size(ring);
   TableLayout layout;
-  layout.bitmap_offset = kBlock;
-  layout.directory_offset = round_up(layout.bitmap_offset + size.bitmap_bytes, kBlock);
-  layout.values_offset = round_up(layout.directory_offset + size.directory_bytes, kBlock);
+  layout.lines_offset = kBlock;
+  layout.values_offset = round_up(layout.lines_offset + size.index_bytes, kBlock);
   layout.sums_offset = round_up(layout.values_offset + size.values_bytes, kBlock);
   layout.blocks = (layout.sums_offset - kBlock) / kBlock;
   layout.file_bytes = layout.sums_offset + 8 * layout.blocks;
   return layout;
 }
+
+// The parts in file order, and the byte where each ends.
+struct TableOutput::Stream {
+  explicit Stream(const TableLayout& layout, const TableSize& size)
+      : ends{layout.lines_offset + size.index_bytes, layout.values_offset + size.values_bytes},
+        starts{layout.lines_offset, layout.values_offset},
+        at(layout.lines_offset),
+        sums(layout.blocks) {}
+  std::array<std::uint64_t, 2> ends, starts;
+  std::size_t part = 0;
+  std::uint64_t at;  // the next byte's offset in the file
+  Hasher block;      // the block `at` lies in
+  std::vector<std::uint64_t> sums;
+
+  // Hashes `size` bytes (zeros when `bytes` is null) at `at`, closing each block they fill.
+  void hash(const unsigned char* bytes, std::uint64_t size) {
+    while (size > 0) {
+      const std::uint64_t room = kBlock - at % kBlock;
+      const std::uint64_t take = std::min(room, size);
+      if (bytes != nullptr) {
+        block.update(bytes, take);
+        bytes += take;
+      } else {
+        block.zeros(take);
+      }
+      at += take;
+      size -= take;
+      if (at % kBlock == 0) {
+        sums[at / kBlock - 2] = block.finish();
+        block = Hasher();
+      }
+    }
+  }
+};
 
 TableOutput::TableOutput(const std::string& path, Ring ring)
     : ring_(ring), layout_(table_layout(ring)) {
@@ -699,83 +724,60 @@ void TableOutput::discard() {
   directory_ = -1;
 }
 
-void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
-  if (fd_ < 0) unwritable(target_, "the table was written already");
-  if (table.ring() != ring_) unwritable(target_, "a table of another ring");
-  // Each block's checksum, on every core: a block lies within one part, then zeros to its end.
-  struct Part {
-    std::uint64_t offset;
-    std::span<const unsigned char> bytes;
-  };
-  const auto bytes_of = [](auto span) {
-    return std::span(reinterpret_cast<const unsigned char*>(span.data()), span.size_bytes());
-  };
-  const std::array<Part, 3> parts = {Part{layout_.bitmap_offset, bytes_of(table.bitmap())},
-                                     Part{layout_.directory_offset, bytes_of(table.directory())},
-                                     Part{layout_.values_offset, bytes_of(table.values())}};
-  std::vector<std::uint64_t> sums(layout_.blocks);
-  const auto block_sum = [&](std::uint64_t block) {
-    const std::uint64_t from = kBlock * (block + 1);
-    Hasher hasher;
-    std::uint64_t covered = 0;
-    for (const Part& part : parts) {
-      const std::uint64_t end = part.offset + part.bytes.size();
-      if (from + kBlock <= part.offset || from >= end) continue;
-      const std::uint64_t begin = std::max(from, part.offset);
-      const std::uint64_t stop = std::min(from + kBlock, end);
-      hasher.zeros(begin - from - covered);
-      hasher.update(part.bytes.data() + (begin - part.offset), stop - begin);
-      covered = stop - from;
+void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> bytes) {
+  while (!bytes.empty()) {
+    std::size_t chunk = std::min<std::size_t>(bytes.size(), std::size_t{1} << 24);
+    if (fail_after_ != 0 && written_ + chunk > fail_after_) {
+      chunk = static_cast<std::size_t>(fail_after_ > written_ ? fail_after_ - written_ : 0);
+      if (chunk == 0) {
+        discard();
+        unwritable(target_, "the write was interrupted");
+      }
     }
-    hasher.zeros(kBlock - covered);
-    return hasher.finish();
-  };
-  {
-    std::atomic<std::uint64_t> next{0};
-    const auto work = [&] {
-      for (std::uint64_t block = next++; block < layout_.blocks; block = next++)
-        sums[block] = block_sum(block);
-    };
-    std::vector<std::thread> helpers;
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned t = 1; t < cores && t < layout_.blocks; ++t)
-      helpers.emplace_back(work);
-    work();
-    for (std::thread& helper : helpers)
-      helper.join();
+    const ssize_t done = ::pwrite(fd_, bytes.data(), chunk, static_cast<off_t>(offset));
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      discard();
+      unwritable(target_, why);
+    }
+    bytes = bytes.subspan(static_cast<std::size_t>(done));
+    offset += static_cast<std::uint64_t>(done);
+    written_ += static_cast<std::uint64_t>(done);
   }
+}
+
+void TableOutput::append(std::span<const unsigned char> bytes) {
+  if (fd_ < 0) unwritable(target_, "the table was written already");
+  if (!stream_) stream_ = std::make_unique<Stream>(layout_, table_size(ring_));
+  Stream& stream = *stream_;
+  while (!bytes.empty()) {
+    if (stream.part == stream.ends.size()) unwritable(target_, "more bytes than the table holds");
+    const std::uint64_t room = stream.ends[stream.part] - stream.at;
+    const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(room, bytes.size()));
+    write_at(stream.at, bytes.first(take));
+    stream.hash(bytes.data(), take);
+    bytes = bytes.subspan(take);
+    // A part that is full: the padding to the next part (reserved as zeros, not written) is
+    // hashed as zeros.
+    while (stream.part < stream.ends.size() && stream.at == stream.ends[stream.part]) {
+      const std::uint64_t next =
+          ++stream.part < stream.ends.size() ? stream.starts[stream.part] : layout_.sums_offset;
+      stream.hash(nullptr, next - stream.at);
+    }
+  }
+}
+
+void TableOutput::commit(std::uint64_t classes) {
+  if (fd_ < 0) unwritable(target_, "the table was written already");
+  if (!stream_) stream_ = std::make_unique<Stream>(layout_, table_size(ring_));
+  if (stream_->part != stream_->ends.size()) unwritable(target_, "the table is incomplete");
+  const std::vector<std::uint64_t>& sums = stream_->sums;
   const auto sums_bytes =
       std::span(reinterpret_cast<const unsigned char*>(sums.data()), 8 * sums.size());
-  const auto header = header_block(ring_, table.classes(), layout_,
-                                   table_checksum(sums_bytes.data(), sums_bytes.size()));
-
-  std::uint64_t written = 0;
-  const auto write_at = [&](std::uint64_t offset, std::span<const unsigned char> bytes) {
-    while (!bytes.empty()) {
-      std::size_t chunk = std::min<std::size_t>(bytes.size(), std::size_t{1} << 24);
-      if (fail_after != 0 && written + chunk > fail_after) {
-        chunk = static_cast<std::size_t>(fail_after > written ? fail_after - written : 0);
-        if (chunk == 0) {
-          discard();
-          unwritable(target_, "the write was interrupted");
-        }
-      }
-      const ssize_t done = ::pwrite(fd_, bytes.data(), chunk, static_cast<off_t>(offset));
-      if (done < 0) {
-        if (errno == EINTR) continue;
-        const std::string why = std::strerror(errno);
-        discard();
-        unwritable(target_, why);
-      }
-      bytes = bytes.subspan(static_cast<std::size_t>(done));
-      offset += static_cast<std::uint64_t>(done);
-      written += static_cast<std::uint64_t>(done);
-    }
-  };
-  // The padding between parts was reserved as zeros and is not written.
+  const auto header =
+      header_block(ring_, classes, layout_, table_checksum(sums_bytes.data(), sums_bytes.size()));
   write_at(0, header);
-  for (const Part& part : parts)
-    write_at(part.offset, part.bytes);
   write_at(layout_.sums_offset, sums_bytes);
   const auto fail = [&](const char* step) {
     const std::string why = std::string(step) + ": " + std::strerror(errno);
@@ -793,6 +795,17 @@ void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
   ::close(fd_);
   fd_ = -1;
   discard();
+}
+
+void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
+  if (table.ring() != ring_) unwritable(target_, "a table of another ring");
+  fail_after_ = fail_after;
+  const auto bytes_of = [](auto span) {
+    return std::span(reinterpret_cast<const unsigned char*>(span.data()), span.size_bytes());
+  };
+  append(bytes_of(table.lines()));
+  append(bytes_of(table.values()));
+  commit(table.classes());
 }
 
 void save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after) {

@@ -1,5 +1,5 @@
 // Table files that anyone may have crafted: the input rewrites bytes of a sound table of a small
-// ring (its header's fields, its bitmap, its directory, its values), and mostly recomputes its
+// ring (its header's fields, its index's lines, its values), and mostly recomputes its
 // checksums as an attacker would. Loading it and asking every board's value, best move and
 // analysis must answer within the ring's range, or refuse the table with one line naming it:
 // never read outside the file (AddressSanitizer watches), never crash.
@@ -54,12 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const TableSize parts = table_size(kRing);
   std::vector<unsigned char> bytes = sound.bytes;
   // Each three bytes: which part, where in it, and the new byte.
-  const std::uint64_t regions[4][2] = {{0, 136},
-                                       {layout.bitmap_offset, parts.bitmap_bytes},
-                                       {layout.directory_offset, parts.directory_bytes},
+  const std::uint64_t regions[3][2] = {{0, 120},
+                                       {layout.lines_offset, parts.index_bytes},
                                        {layout.values_offset, parts.values_bytes}};
   for (std::size_t i = 0; i + 3 <= size; i += 3) {
-    const auto& region = regions[data[i] % 4];
+    const auto& region = regions[data[i] % 3];
     bytes[region[0] + data[i + 1] % region[1]] = data[i + 2];
   }
   // An odd length leaves the checksums as they were: the damage then shows as damage.

@@ -12,11 +12,12 @@
 namespace ioiwari {
 
 inline constexpr int kMinPits = 3;
-inline constexpr int kMaxPits = 13;
+inline constexpr int kMaxPits = 16;
 inline constexpr int kMinCapacity = 1;
 inline constexpr int kMaxCapacity = 9;
-// The most beads a board of any ring holds.
-inline constexpr int kMaxRingBeads = kMaxPits * kMaxCapacity;
+// The most beads a board of any ring holds: a value (the most a player can net from a board) is
+// one signed byte in the tables.
+inline constexpr int kMaxRingBeads = 127;
 
 // The pits and what a pit holds at most: all that the move rule and a board's code depend on.
 struct Ring {
@@ -26,7 +27,13 @@ struct Ring {
   // A board's code is a `pits`-digit number in this base.
   constexpr int base() const { return capacity + 1; }
   constexpr int max_beads() const { return pits * capacity; }
-  // How many boards there are: base^pits (below 10^13 for every ring of 3..13 pits, 1..9).
+  // Whether ioiwari plays this ring: kMinPits..kMaxPits pits, capacity kMinCapacity..kMaxCapacity,
+  // and at most kMaxRingBeads beads in all.
+  constexpr bool playable() const {
+    return pits >= kMinPits && pits <= kMaxPits && capacity >= kMinCapacity &&
+           capacity <= kMaxCapacity && pits * capacity <= kMaxRingBeads;
+  }
+  // How many boards there are: base^pits (below 2^64 for every playable ring).
   constexpr std::uint64_t code_count() const {
     std::uint64_t count = 1;
     for (int i = 0; i < pits; ++i)

@@ -1,20 +1,14 @@
-// The solved table of any ring, one entry per rotation class: the solver that scales.
+// The solved table of any ring, one value per rotation class: the solver that scales.
 //
-// A class is stored once, under its canonical code (the smallest code among the rotations of
-// its boards). Its entry is found by rank: a bitmap over all codes marks the canonical ones,
-// and a directory of running counts makes the rank of a code a few popcounts. The index costs
-// one bit per code (about N/8 bytes per class on a ring of N pits) and the values one byte per
-// class. Why this index and not necklace ranking: ranking a necklace takes O(N^2) steps and
-// more, per successor of every class solved, while a rank here is a look-up in memory.
-//
-// Classes are solved by layers of bead count, as the IOI table is: every move removes a bead,
-// so a class's successors are all in lower layers, already solved, and the classes of one layer
-// are independent of each other. Each layer is shared among threads.
+// A class is stored once, by its rank among the canonical codes. Its rank is found through the
+// index (ring_index.hpp): the canonical board's position, then one 64-byte line that holds the
+// position's bit and the counts before it. The index costs about 0.4 bytes a class on a ring
+// of 12 pits, and the values one byte a class. The classes are solved by layers of bead count,
+// every layer shared among threads (ring_solver.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -23,35 +17,19 @@
 
 #include "ioiwari/core/board.hpp"
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_solver.hpp"
 
 namespace ioiwari {
 
-// How a solve is going, after each batch of classes.
-struct SolveProgress {
-  int layer = 0;              // the bead count being solved; -1 while the index is made
-  int layers = 0;             // how many there are (0..max beads)
-  std::uint64_t done = 0;     // classes solved so far
-  std::uint64_t classes = 0;  // classes in all
-  int threads = 0;            // the most threads that solved classes of one batch so far
-};
-
-struct SolveOptions {
-  int threads = 0;  // 0: one per core
-  std::function<void(const SolveProgress&)> progress;
-  // The boards wanted: those of at most this many beads. A solver that works up by bead count
-  // may stop there (the IOI ring's does); one that may not solves them all.
-  int most_beads = kMaxRingBeads;
-};
-
 // What a table of `ring` takes in memory, in bytes, while it is solved (the index, the values,
-// and the largest batch of classes at work) and once it is solved or loaded.
+// and the threads' batches) and once it is solved or loaded.
 struct TableSize {
   std::uint64_t classes = 0;
-  std::uint64_t bitmap_bytes = 0;     // one bit per code
-  std::uint64_t directory_bytes = 0;  // a running count per 512 codes
-  std::uint64_t values_bytes = 0;     // one byte per class
-  std::uint64_t working_bytes = 0;    // the solver's batches, besides the table
-  std::uint64_t table_bytes() const { return bitmap_bytes + directory_bytes + values_bytes; }
+  std::uint64_t lines = 0;          // the index's lines
+  std::uint64_t index_bytes = 0;    // 64 bytes a line
+  std::uint64_t values_bytes = 0;   // one byte per class
+  std::uint64_t working_bytes = 0;  // the solver's batches and pieces, besides the table
+  std::uint64_t table_bytes() const { return index_bytes + values_bytes; }
   std::uint64_t solve_bytes() const { return table_bytes() + working_bytes; }
 };
 TableSize table_size(Ring ring);
@@ -86,11 +64,9 @@ class RingTable {
   // Solves every class of `ring`.
   static std::shared_ptr<const RingTable> solve(Ring ring, const SolveOptions& options = {});
 
-  // A table over storage that holds a solved ring's index and values: `bitmap`, `directory` and
-  // `values` as solve() lays them out, inside `storage`, which is asked to vouch for them as they
-  // are read.
-  static std::shared_ptr<const RingTable> adopt(Ring ring, std::span<const std::uint64_t> bitmap,
-                                                std::span<const std::uint64_t> directory,
+  // A table over storage that holds a solved ring's index lines and values, laid out as solve()
+  // lays them out, inside `storage`, which is asked to vouch for them as they are read.
+  static std::shared_ptr<const RingTable> adopt(Ring ring, std::span<const std::uint64_t> lines,
                                                 std::span<const std::int8_t> values,
                                                 std::shared_ptr<const TableStorage> storage);
 
@@ -102,11 +78,11 @@ class RingTable {
   int value(const Board& board) const;
 
   // The rank of `board`'s class: its canonical code's place among all canonical codes. Checked:
-  // the code must be marked in the bitmap, and the directory must agree with the bitmap around
-  // it, so the rank is always below classes().
+  // the position must be marked, and its line's counts must agree with its bits and with the
+  // next line's first rank, so the rank is always below classes().
   std::uint64_t class_of(const Board& board) const;
-  // The rank of a canonical code, checked as class_of() checks it.
-  std::uint64_t rank(std::uint64_t canonical_code) const;
+  // The rank of the class at an index position (ring_index.hpp), checked as class_of() checks.
+  std::uint64_t rank(std::uint64_t position) const;
 
   // Throws TableError saying that the table is damaged at `board`: its value is not what its
   // moves give (the callers that see every move check this).
@@ -116,17 +92,17 @@ class RingTable {
   // rewritten in place. Nothing for a table a solve made.
   void check_unchanged() const;
 
-  // Checks the whole table: the directory against the bitmap, the bitmap against the ring's
-  // classes (every necklace marked, nothing else), every value within the ring's range, and then
-  // every class's value against its moves', as the solve computed it: only the ring's true
-  // solution passes. Takes about as long as a solve. Throws TableError on the first fault.
+  // Checks the whole table: every line's counts against its bits and the lines before it, the
+  // bits against the ring's classes (every canonical board marked, nothing else), every value
+  // within the ring's range, and then every class's value against its moves', as the solve
+  // computed it: only the ring's true solution passes. Takes about as long as a solve. Throws
+  // TableError on the first fault.
   void verify(const SolveOptions& options = {}) const;
 
   // A fingerprint of the values, in class order (FNV-1a over the bytes).
   std::uint64_t checksum() const;
 
-  std::span<const std::uint64_t> bitmap() const { return bitmap_; }
-  std::span<const std::uint64_t> directory() const { return directory_; }
+  std::span<const std::uint64_t> lines() const { return lines_; }
   std::span<const std::int8_t> values() const { return values_; }
 
  private:
@@ -134,19 +110,14 @@ class RingTable {
   template <class T>
   void vouch(std::span<const T> part) const;
   [[noreturn]] void fault(const std::string& what) const;
+  RingPart part() const;
 
   Ring ring_;
-  std::span<const std::uint64_t> bitmap_;
-  std::span<const std::uint64_t> directory_;
+  RingIndex index_;
+  std::span<const std::uint64_t> lines_;
   std::span<const std::int8_t> values_;
   std::shared_ptr<const void> owned_;            // a solve's memory
   std::shared_ptr<const TableStorage> storage_;  // or storage that checks what is read
 };
-
-// The canonical code of the class of the board whose digits (pit 1 the lowest nibble, 4 bits a
-// pit) are `packed`, on a ring of `pits` pits of base `base`: Board::canonical().code() (board.hpp)
-// computed on packed digits for speed; a test holds the two equal on every board of the rings
-// the suite builds.
-std::uint64_t canonical_code(std::uint64_t packed, int pits, int base);
 
 }  // namespace ioiwari

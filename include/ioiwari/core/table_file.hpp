@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "ioiwari/core/ring.hpp"
@@ -20,7 +21,7 @@
 
 namespace ioiwari {
 
-inline constexpr std::uint32_t kTableFormatVersion = 2;
+inline constexpr std::uint32_t kTableFormatVersion = 3;
 
 // Why a file was refused, or why a table read from one cannot be used. Each kind is its own
 // one-line message, which names the file.
@@ -45,11 +46,11 @@ class TableFileError : public TableError {
 };
 
 // Where a file's parts lie, a pure function of the ring: the 64 KiB header block, then the
-// bitmap, the directory and the values, each starting on a block boundary, then the checksums of
-// the blocks between the header block and the checksums, 8 bytes each.
+// index's lines and the values, each starting on a block boundary, then the checksums of the
+// blocks between the header block and the checksums, 8 bytes each.
 struct TableLayout {
   static constexpr std::uint64_t kBlockBytes = 64 * 1024;
-  std::uint64_t bitmap_offset = 0, directory_offset = 0, values_offset = 0, sums_offset = 0;
+  std::uint64_t lines_offset = 0, values_offset = 0, sums_offset = 0;
   std::uint64_t blocks = 0;      // checked blocks: (sums_offset - kBlockBytes) / kBlockBytes
   std::uint64_t file_bytes = 0;  // the whole file
 };
@@ -85,10 +86,22 @@ class TableOutput {
   // when not zero, makes the write fail after that many bytes (tests).
   void commit(const RingTable& table, std::uint64_t fail_after = 0);
 
+  // The same in steps, for a table that is not in this process's memory (a distributed solve
+  // gathers it from its processes): the parts' bytes in file order, the index's lines and then
+  // the values, in pieces of any size, each block's checksum computed as its bytes pass; then
+  // commit() with the table's class count writes the header and the checksums and renames the
+  // file over the target.
+  void append(std::span<const unsigned char> bytes);
+  void commit(std::uint64_t classes);
+
  private:
+  struct Stream;
   void discard();
+  void write_at(std::uint64_t offset, std::span<const unsigned char> bytes);
   Ring ring_;
   TableLayout layout_;
+  std::unique_ptr<Stream> stream_;
+  std::uint64_t written_ = 0, fail_after_ = 0;
   std::string target_, temporary_;
   int directory_ = -1;  // the target's folder
   int fd_ = -1;         // the temporary file, locked while it is ours
@@ -112,9 +125,8 @@ struct TableCheck {
   std::uint64_t blocks = 0;  // blocks checked against their checksums
 };
 
-// Checks a whole table file, whatever its ring: every block against its checksum, the directory
-// against the bitmap, the bitmap against the ring's classes, every value against the ring's
-// range. Throws TableFileError on the first fault.
+// Checks a whole table file, whatever its ring: every block against its checksum, and the table
+// as RingTable::verify() checks it. Throws TableFileError on the first fault.
 TableCheck verify_table(const std::string& path, const SolveOptions& options = {});
 
 // The checksum of a table file's parts: a 64-bit hash of `size` bytes, eight at a time in four

@@ -1,0 +1,176 @@
+// The ring solver: the value of every rotation class of a ring, layer by layer of bead count.
+//
+// Every move takes a bead off the board, so a class's successors all hold fewer beads: solving
+// the layers in order of bead count finds every successor solved already, and the classes of one
+// layer are independent of each other. The solver works on a part of the ring's index
+// (ring_index.hpp): all of it in one process (RingTable::solve), or a share on each process of a
+// distributed solve (src/cluster). It takes a layer's classes in batches, and for each batch:
+//
+//   1. makes every move of every class (sow(), sowing.hpp: the Board's own rule), and finds each
+//      successor's canonical board and its position in the index;
+//   2. asks an Exchange for the successors' values;
+//   3. keeps each class's best move value, and writes it (or, in a check, compares it).
+//
+// Only step 2 differs between one process and many: the local exchange looks the positions up in
+// this process's memory; the distributed one sends each position to the process that holds it
+// and waits for the answers. The algorithm is written once, here.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_index.hpp"
+
+namespace ioiwari {
+
+// How a solve is going, after each piece of a layer.
+struct SolveProgress {
+  int layer = 0;              // the bead count being solved; -1 while the index is made
+  int layers = 0;             // how many there are (0..max beads)
+  std::uint64_t done = 0;     // classes solved (or indexed) so far
+  std::uint64_t classes = 0;  // classes in all
+  int threads = 0;            // the most threads that solved classes of one layer so far
+};
+
+struct SolveOptions {
+  int threads = 0;  // 0: one per core
+  // Told how the solve goes, from the thread that called the solve, now and then.
+  std::function<void(const SolveProgress&)> progress;
+  // The boards wanted: those of at most this many beads. A solver that works up by bead count
+  // may stop there (the IOI ring's does); one that may not solves them all.
+  int most_beads = kMaxRingBeads;
+};
+
+// The threads a solve with `options` uses: options.threads, or one per core.
+int solve_threads(const SolveOptions& options);
+
+// A range of the index's lines cut into pieces, which the threads take in turn, with the
+// classes of each layer in each piece.
+class Pieces {
+ public:
+  // Cuts lines [first_line, end_line) of `ring`'s index into pieces for `threads` threads.
+  Pieces(Ring ring, std::uint64_t first_line, std::uint64_t end_line, int threads);
+
+  std::size_t size() const { return bounds_.size() - 1; }
+  std::uint64_t first_line(std::size_t piece) const { return bounds_[piece]; }
+  std::uint64_t end_line(std::size_t piece) const { return bounds_[piece + 1]; }
+  // The classes of `layer` in `piece`, once make_lines() has counted them.
+  std::uint64_t classes(std::size_t piece, int layer) const {
+    return counts_[piece * static_cast<std::size_t>(layers_) + static_cast<std::size_t>(layer)];
+  }
+  std::uint64_t& classes(std::size_t piece, int layer) {
+    return counts_[piece * static_cast<std::size_t>(layers_) + static_cast<std::size_t>(layer)];
+  }
+  // The classes of `layer` in all the pieces.
+  std::uint64_t layer_classes(int layer) const;
+  // The classes in all.
+  std::uint64_t total() const;
+
+ private:
+  int layers_;
+  std::vector<std::uint64_t> bounds_;
+  std::vector<std::uint64_t> counts_;
+};
+
+// The classes whose canonical boards lie in lines [first_line, end_line) of `ring`'s index,
+// counted without storing anything (a distributed solve cuts the index with these counts).
+std::uint64_t count_classes(Ring ring, std::uint64_t first_line, std::uint64_t end_line);
+
+// Marks in `lines` (zeroed; pieces.first_line(0) is the first) the canonical boards of the
+// pieces' lines, and counts them by layer into `pieces`. Returns how many it marked; `expected`
+// is how many it will find, for the progress reports.
+std::uint64_t mark_lines(Ring ring, std::uint64_t* lines, Pieces& pieces, std::uint64_t expected,
+                         const SolveOptions& options);
+
+// Checks that `lines` (pieces.first_line(0) the first) marks every canonical board of the pieces'
+// lines, and counts them by layer into `pieces`. Returns the code of one that it does not mark,
+// or kNoneUnmarked.
+inline constexpr std::uint64_t kNoneUnmarked = ~std::uint64_t{0};
+std::uint64_t find_unmarked(Ring ring, const std::uint64_t* lines, Pieces& pieces,
+                            std::uint64_t expected, const SolveOptions& options);
+
+// Writes the counts of `count` marked lines: each line's first rank, from `first_class` on, and
+// the bits before each of its words. Returns the classes they mark.
+std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class);
+
+// The counts that count_lines() writes in a line's second word, from the line's bits.
+std::uint64_t line_counts(const std::uint64_t* line);
+
+// The part of a ring's table that one process holds: a range of the index's lines, and the
+// values of the classes marked in them.
+struct RingPart {
+  explicit RingPart(Ring ring) : index(ring) {}
+
+  RingIndex index;
+  std::uint64_t first_line = 0, end_line = 0;    // the lines held
+  std::uint64_t first_class = 0, end_class = 0;  // their classes, by rank
+  const std::uint64_t* lines = nullptr;          // first_line's words first
+  const std::int8_t* values = nullptr;           // first_class's value first
+
+  std::uint64_t first_position() const { return first_line * kLinePositions; }
+  // The rank of the class at `position`, which must be a marked position of the lines held.
+  std::uint64_t rank(std::uint64_t position) const {
+    return line_rank(lines + kLineWords * (position / kLinePositions - first_line),
+                     position % kLinePositions);
+  }
+};
+
+// Looks up the values of the classes at `positions` (marked positions of the lines `part` holds)
+// into `values`, asking for many lines and values from memory at once. `positions` is left
+// holding the classes' ranks.
+void look_up(const RingPart& part, std::span<std::uint64_t> positions,
+             std::span<std::int8_t> values);
+
+// The classes of a batch, within one process.
+inline constexpr std::size_t kSolveBatch = 1024;
+
+// How the solver learns the values of a batch's successors (step 2 above).
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  // The threads that solve this process's classes, each taking pieces of a layer in turn.
+  virtual int threads() const = 0;
+  // The classes of a batch, whose successors' values one call of values() finds: a few
+  // thousand keep a batch's work in a core's cache; an exchange between processes takes more,
+  // so that a message carries more.
+  virtual std::size_t batch() const { return kSolveBatch; }
+  // Before a layer, with one thread: this process has `batches` batches of the layer (of
+  // batch() classes, the last perhaps fewer); returns
+  // how many times it must call values() for the layer, at least `batches` (more when other
+  // processes have more, and wait for this one's answers).
+  virtual std::uint64_t rounds(int layer, std::uint64_t batches) = 0;
+  // The values of the classes at `positions` (canonical positions of any of the ring's lines,
+  // all in lower layers) into `values`. May overwrite `positions`.
+  virtual void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) = 0;
+};
+
+// The exchange within one process, which holds the whole ring.
+class LocalExchange final : public Exchange {
+ public:
+  LocalExchange(const RingPart& part, int threads) : part_(part), threads_(threads) {}
+  int threads() const override { return threads_; }
+  std::uint64_t rounds(int, std::uint64_t batches) override { return batches; }
+  void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) override {
+    look_up(part_, positions, values);
+  }
+
+ private:
+  const RingPart& part_;
+  int threads_;
+};
+
+inline constexpr std::uint64_t kNoneWrong = std::numeric_limits<std::uint64_t>::max();
+
+// Solves the classes of `part`, every layer in order, writing each class's value to `write`
+// (the values of the classes held, as part.values). When `write` is null it checks instead:
+// `wrong` gets the rank of a class whose value in part.values is not what its moves give.
+void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange,
+                  std::int8_t* write, std::atomic<std::uint64_t>* wrong,
+                  const SolveOptions& options);
+
+}  // namespace ioiwari

@@ -1,0 +1,431 @@
+#include "ioiwari/core/ring_solver.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <thread>
+#include <utility>
+
+#include "ioiwari/core/packed_sowing.hpp"
+#include "ioiwari/core/sowing.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+// How far ahead a look-up asks memory for the lines and values it will read: enough reads in
+// flight to cover the memory's latency, not so many that they evict each other.
+constexpr std::size_t kAhead = 16;
+
+// Pieces per thread: enough that a thread left with the last, largest piece of a layer waits
+// little, few enough that finding each piece's first necklace again for every layer costs little.
+constexpr std::uint64_t kPiecesPerThread = 4096;
+
+// The beads of a packed board: its nibbles added in pairs into bytes, then the bytes by one
+// multiplication (at most 16 * 9 = 144, which a byte holds).
+int beads_of(Packed packed) {
+  constexpr std::uint64_t kBytes = 0x0f0f0f0f0f0f0f0f;
+  const std::uint64_t pairs = (packed & kBytes) + ((packed >> 4) & kBytes);
+  return static_cast<int>((pairs * 0x0101010101010101) >> 56);
+}
+
+// Runs work(thread) on `threads` threads, this one thread 0.
+template <class Work>
+void on_threads(int threads, Work&& work) {
+  std::vector<std::thread> helpers;
+  helpers.reserve(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([&work, t] { work(t); });
+  work(0);
+  for (std::thread& helper : helpers)
+    helper.join();
+}
+
+// The packed boards that lines [first, end) hold: from the first line's first position's board
+// to the end's.
+struct BoardRange {
+  Packed from, to;
+};
+BoardRange boards_of(const RingIndex& index, std::uint64_t first_line, std::uint64_t end_line) {
+  return {index.board_at(first_line * kLinePositions), index.board_at(end_line * kLinePositions)};
+}
+
+// Where a batch's expansion goes: for each class, how many moves it has and its own position;
+// for each move, in order, its net gain and its successor's position.
+struct Expansion {
+  std::uint8_t* moves;
+  std::uint64_t* own;
+  std::int8_t* nets;
+  std::uint64_t* successors;
+};
+
+// Makes every move of `count` classes of a ring of N pits (step 1 of the solve). Returns how many
+// successors it found.
+template <int N, Select kSelect>
+std::size_t expand(const RingIndex& index, int capacity, const Packed* classes, std::size_t count,
+                   const Expansion& out) {
+  std::size_t successors = 0;
+  for (std::size_t c = 0; c < count; ++c) {
+    const Packed packed = classes[c];
+    int moves = 0;
+    for (int pit = 0; pit < N; ++pit) {
+      if (digit(packed, pit) == 0) continue;
+      Packed after = packed;
+      int net = 0;
+      if (!sow_packed<N, kSelect>(after, pit, capacity, net)) [[unlikely]] {
+        PackedPits pits{packed};
+        const Sown sown = sow(pits, pit, N, capacity, [](SowKind, int, int) {});
+        after = pits.bits;
+        net = sown.mover_gain - sown.opponent_gain;
+      }
+      out.nets[successors] = static_cast<std::int8_t>(net);
+      out.successors[successors++] = index.position(canonical_packed<N>(after));
+      ++moves;
+    }
+    out.moves[c] = static_cast<std::uint8_t>(moves);
+    out.own[c] = index.position(packed);
+  }
+  return successors;
+}
+
+using Expand = std::size_t (*)(const RingIndex&, int, const Packed*, std::size_t, const Expansion&);
+
+template <Select kSelect, std::size_t... Pits>
+constexpr std::array<Expand, kMaxPits + 1> expanders(std::index_sequence<Pits...>) {
+  return {(Pits < kMinPits
+               ? nullptr
+               : &expand<static_cast<int>(Pits < kMinPits ? kMinPits : Pits), kSelect>)...};
+}
+constexpr std::array<std::array<Expand, kMaxPits + 1>, 2> kExpand = {
+    expanders<Select::portable>(std::make_index_sequence<kMaxPits + 1>{}),
+    expanders<Select::bmi2>(std::make_index_sequence<kMaxPits + 1>{})};
+
+// Whether this CPU runs PDEP fast: it has BMI2, and it is not an AMD CPU before Zen 3 (family
+// 0x19), where PDEP is microcode of hundreds of cycles. Asked once, with CPUID.
+bool has_fast_pdep() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool fast = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0 || (ebx & bit_BMI2) == 0) {
+      return false;
+    }
+    unsigned vendor[3] = {};
+    __get_cpuid(0, &eax, &vendor[0], &vendor[2], &vendor[1]);
+    const bool amd = vendor[0] == 0x68747541 && vendor[1] == 0x69746e65 && vendor[2] == 0x444d4163;
+    __get_cpuid(1, &eax, &ebx, &ecx, &edx);
+    const unsigned base = (eax >> 8) & 15;
+    const unsigned family = base == 15 ? base + ((eax >> 20) & 255) : base;
+    return !amd || family >= 0x19;
+  }();
+  return fast;
+#else
+  return false;
+#endif
+}
+
+// The expansion for rings of `pits` pits on this CPU.
+Expand expander(int pits) {
+  return kExpand[has_fast_pdep() ? 1 : 0][static_cast<std::size_t>(pits)];
+}
+
+// The ranks of the classes at `positions` (marked positions of the lines `part` holds), each less
+// part.first_class, in place; their lines asked for kAhead places ahead.
+[[gnu::always_inline]] inline void ranks_body(const RingPart& part, std::uint64_t* positions,
+                                              std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i + kAhead < count) {
+      __builtin_prefetch(part.lines +
+                         kLineWords * (positions[i + kAhead] / kLinePositions - part.first_line));
+    }
+    positions[i] = part.rank(positions[i]) - part.first_class;
+  }
+}
+
+// The popcount of a rank is one instruction where the CPU has POPCNT; a build for every x86-64
+// CPU otherwise calls a function for it (7% of a solve). So the ranks are built both ways, and
+// the way is chosen by asking the CPU once (CPUID), when a ring is first solved: not at every
+// program's start, as the compiler's own dispatch (target_clones) would, which costs a game of
+// the IOI ring tens of microseconds on a virtual machine, where CPUID traps.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) void ranks_popcnt(const RingPart& part, std::uint64_t* positions,
+                                                    std::size_t count) {
+  ranks_body(part, positions, count);
+}
+bool has_popcnt() {
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_POPCNT) != 0;
+  }();
+  return has;
+}
+#endif
+void ranks_plain(const RingPart& part, std::uint64_t* positions, std::size_t count) {
+  ranks_body(part, positions, count);
+}
+void ranks(const RingPart& part, std::uint64_t* positions, std::size_t count) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (has_popcnt()) return ranks_popcnt(part, positions, count);
+#endif
+  ranks_plain(part, positions, count);
+}
+
+// One thread's batch of classes of one layer, and what the solver works out for them.
+class Batch {
+ public:
+  Batch(const RingPart& part, Exchange& exchange, std::int8_t* write,
+        std::atomic<std::uint64_t>* wrong)
+      : part_(part),
+        exchange_(exchange),
+        write_(write),
+        wrong_(wrong),
+        expand_(expander(part.index.ring().pits)),
+        classes_(exchange.batch()),
+        moves_(classes_.size()),
+        own_(classes_.size()),
+        successors_(classes_.size() * static_cast<std::size_t>(part.index.ring().pits)),
+        nets_(successors_.size()),
+        values_(successors_.size()) {}
+
+  bool full() const { return count_ == classes_.size(); }
+  bool empty() const { return count_ == 0; }
+  void add(Packed canonical) { classes_[count_++] = canonical; }
+
+  // Solves the classes added since the last call, with one call of the exchange.
+  void solve() {
+    const std::size_t successors =
+        expand_(part_.index, part_.index.ring().capacity, classes_.data(), count_,
+                {moves_.data(), own_.data(), nets_.data(), successors_.data()});
+    exchange_.values(std::span(successors_).first(successors),
+                     std::span(values_).first(successors));
+    ranks(part_, own_.data(), count_);
+    std::size_t at = 0;
+    for (std::size_t c = 0; c < count_; ++c) {
+      int best = moves_[c] == 0 ? 0 : std::numeric_limits<int>::min();  // 0: the empty board
+      for (int m = 0; m < moves_[c]; ++m, ++at)
+        best = std::max(best, nets_[at] - values_[at]);
+      if (write_ != nullptr) {
+        write_[own_[c]] = static_cast<std::int8_t>(best);
+      } else if (part_.values[own_[c]] != best) {
+        std::uint64_t none = kNoneWrong;
+        wrong_->compare_exchange_strong(none, part_.first_class + own_[c]);
+      }
+    }
+    count_ = 0;
+  }
+
+ private:
+  const RingPart& part_;
+  Exchange& exchange_;
+  std::int8_t* write_;
+  std::atomic<std::uint64_t>* wrong_;
+  Expand expand_;
+  std::size_t count_ = 0;
+  std::vector<Packed> classes_;
+  std::vector<std::uint8_t> moves_;
+  std::vector<std::uint64_t> own_;
+  std::vector<std::uint64_t> successors_;
+  std::vector<std::int8_t> nets_;
+  std::vector<std::int8_t> values_;
+};
+
+// Calls on_board(piece, packed) for every canonical board of every piece, the pieces shared among
+// the solve's threads, and counts the boards by layer into `pieces`.
+template <class OnBoard>
+void survey(Ring ring, Pieces& pieces, std::uint64_t expected, const SolveOptions& options,
+            OnBoard&& on_board) {
+  const RingIndex index(ring);
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::uint64_t> done{0};
+  SolveProgress progress;
+  progress.layer = -1;
+  progress.layers = ring.max_beads() + 1;
+  progress.classes = expected;
+  on_threads(solve_threads(options), [&](int thread) {
+    for (std::size_t p = next++; p < pieces.size(); p = next++) {
+      const BoardRange range = boards_of(index, pieces.first_line(p), pieces.end_line(p));
+      std::uint64_t found = 0;
+      for_each_necklace(ring.pits, ring.capacity, -1, range.from, range.to, [&](Packed packed) {
+        on_board(index, packed);
+        ++pieces.classes(p, beads_of(packed));
+        ++found;
+      });
+      done += found;
+      if (thread == 0 && options.progress) {
+        progress.done = done.load();
+        options.progress(progress);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+int solve_threads(const SolveOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Pieces::Pieces(Ring ring, std::uint64_t first_line, std::uint64_t end_line, int threads)
+    : layers_(ring.max_beads() + 1) {
+  const std::uint64_t lines = end_line - first_line;
+  const std::uint64_t pieces = std::max<std::uint64_t>(
+      1, std::min(lines, kPiecesPerThread * static_cast<std::uint64_t>(threads)));
+  bounds_.reserve(pieces + 1);
+  for (std::uint64_t p = 0; p <= pieces; ++p)
+    bounds_.push_back(first_line + lines * p / pieces);
+  counts_.assign(pieces * static_cast<std::size_t>(layers_), 0);
+}
+
+std::uint64_t Pieces::layer_classes(int layer) const {
+  std::uint64_t sum = 0;
+  for (std::size_t p = 0; p < size(); ++p)
+    sum += classes(p, layer);
+  return sum;
+}
+
+std::uint64_t Pieces::total() const {
+  std::uint64_t sum = 0;
+  for (std::uint64_t count : counts_)
+    sum += count;
+  return sum;
+}
+
+std::uint64_t count_classes(Ring ring, std::uint64_t first_line, std::uint64_t end_line) {
+  const RingIndex index(ring);
+  const BoardRange range = boards_of(index, first_line, end_line);
+  std::uint64_t count = 0;
+  for_each_necklace(ring.pits, ring.capacity, -1, range.from, range.to, [&](Packed) { ++count; });
+  return count;
+}
+
+std::uint64_t mark_lines(Ring ring, std::uint64_t* lines, Pieces& pieces, std::uint64_t expected,
+                         const SolveOptions& options) {
+  const std::uint64_t first = pieces.first_line(0) * kLinePositions;
+  // Each piece's lines are its own: no two threads write one word.
+  survey(ring, pieces, expected, options, [&](const RingIndex& index, Packed packed) {
+    const std::uint64_t position = index.position(packed) - first;
+    lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
+        std::uint64_t{1} << (position % 64);
+  });
+  return pieces.total();
+}
+
+std::uint64_t find_unmarked(Ring ring, const std::uint64_t* lines, Pieces& pieces,
+                            std::uint64_t expected, const SolveOptions& options) {
+  const std::uint64_t first = pieces.first_line(0) * kLinePositions;
+  std::atomic<std::uint64_t> unmarked{kNoneUnmarked};
+  survey(ring, pieces, expected, options, [&](const RingIndex& index, Packed packed) {
+    if (!marked(lines, index.position(packed) - first)) {
+      std::uint64_t none = kNoneUnmarked;
+      unmarked.compare_exchange_strong(none, code_of(packed, ring.base()));
+    }
+  });
+  return unmarked.load();
+}
+
+std::uint64_t line_counts(const std::uint64_t* line) {
+  std::uint64_t before = 0, counts = 0;
+  for (int word = 0; word < 6; ++word) {
+    if (word > 0) counts |= before << (kCountBits * (word - 1));
+    before += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return counts;
+}
+
+std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class) {
+  std::uint64_t rank = first_class;
+  for (std::uint64_t l = 0; l < count; ++l) {
+    std::uint64_t* line = lines + kLineWords * l;
+    line[0] = rank;
+    line[1] = line_counts(line);
+    for (int word = 0; word < 6; ++word)
+      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return rank - first_class;
+}
+
+void look_up(const RingPart& part, std::span<std::uint64_t> positions,
+             std::span<std::int8_t> values) {
+  // Two passes, each asking for its reads kAhead places ahead: the ranks from the lines, then the
+  // values by rank.
+  ranks(part, positions.data(), positions.size());
+  const std::size_t count = positions.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i + kAhead < count) __builtin_prefetch(part.values + positions[i + kAhead]);
+    values[i] = part.values[positions[i]];
+  }
+}
+
+void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange,
+                  std::int8_t* write, std::atomic<std::uint64_t>* wrong,
+                  const SolveOptions& options) {
+  const Ring ring = part.index.ring();
+  const int threads = exchange.threads();
+  // Every thread's batch, made before any thread starts, so that no thread can fail to make it.
+  std::vector<Batch> batches;
+  batches.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t)
+    batches.emplace_back(part, exchange, write, wrong);
+  SolveProgress progress;
+  progress.layers = ring.max_beads() + 1;
+  progress.classes = pieces.total();
+  std::uint64_t solved = 0;  // classes of the layers before this one
+  for (int layer = 0; layer <= ring.max_beads(); ++layer) {
+    progress.layer = layer;
+    const std::uint64_t classes = pieces.layer_classes(layer);
+    const std::uint64_t size = exchange.batch();
+    const std::uint64_t rounds = exchange.rounds(layer, (classes + size - 1) / size);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<int> working{0};
+    std::uint64_t calls = 0;  // the exchange calls of thread 0
+    on_threads(threads, [&](int thread) {
+      Batch& batch = batches[static_cast<std::size_t>(thread)];
+      bool worked = false;
+      for (std::size_t p = next++; p < pieces.size(); p = next++) {
+        const std::uint64_t here = pieces.classes(p, layer);
+        if (here == 0) continue;
+        const BoardRange range = boards_of(part.index, pieces.first_line(p), pieces.end_line(p));
+        for_each_necklace(ring.pits, ring.capacity, layer, range.from, range.to,
+                          [&](Packed packed) {
+                            batch.add(packed);
+                            if (batch.full()) {
+                              batch.solve();
+                              if (thread == 0) ++calls;
+                            }
+                          });
+        worked = true;
+        done += here;
+        if (thread == 0 && options.progress) {
+          progress.done = solved + done.load();
+          options.progress(progress);
+        }
+      }
+      if (!batch.empty()) {
+        batch.solve();
+        if (thread == 0) ++calls;
+      }
+      if (worked) ++working;
+    });
+    // A single thread made exactly the calls its batches needed; the exchange may want more.
+    if (threads == 1) {
+      std::uint64_t empty = 0;
+      std::int8_t none = 0;
+      for (; calls < rounds; ++calls)
+        exchange.values(std::span(&empty, 0), std::span(&none, 0));
+    }
+    solved += classes;
+    progress.threads = std::max(progress.threads, working.load());
+    // The layer's last report, unless thread 0's last piece made it.
+    if (options.progress && progress.done != solved) {
+      progress.done = solved;
+      options.progress(progress);
+    }
+  }
+}
+
+}  // namespace ioiwari

@@ -1,0 +1,276 @@
+// The ring solver's parts: the index (positions and lines), the second copies of the rules that
+// speed needs (canonical boards and sowing on packed digits, each held to its first statement
+// here), and the layered solve with its exchange and its pieces.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "catch.hpp"
+#include "ioiwari/core/board.hpp"
+#include "ioiwari/core/packed_sowing.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/ring_index.hpp"
+#include "ioiwari/core/ring_solver.hpp"
+#include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/sowing.hpp"
+
+using namespace ioiwari;
+
+namespace {
+
+// A random packed board of `ring`.
+Packed random_packed(Random& random, Ring ring) {
+  Packed packed = 0;
+  for (int pit = 0; pit < ring.pits; ++pit)
+    packed |= static_cast<Packed>(random.below(ring.capacity + 1)) << (4 * pit);
+  return packed;
+}
+
+// Every playable ring of 3 to 16 pits, each capacity, called with N as a constant.
+template <class Check, int... N>
+void for_sizes(Check&& check, std::integer_sequence<int, N...>) {
+  (check(std::integral_constant<int, N + kMinPits>{}), ...);
+}
+template <class Check>
+void for_every_size(Check&& check) {
+  for_sizes(check, std::make_integer_sequence<int, kMaxPits - kMinPits + 1>{});
+}
+
+// Whether this CPU has BMI2, so that the PDEP copy can run.
+bool has_bmi2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
+
+// Plays `pit` of `packed` both ways; false when the packed copy plays it, and plays it otherwise
+// than sow().
+template <int N, Select kSelect>
+bool sows_alike(Packed packed, int pit, int capacity, int& fallbacks) {
+  PackedPits pits{packed};
+  const Sown sown = sow(pits, pit, N, capacity, [](SowKind, int, int) {});
+  Packed fast = packed;
+  int net = 1000;
+  if (!sow_packed<N, kSelect>(fast, pit, capacity, net)) {
+    ++fallbacks;
+    return fast == packed && net == 1000;  // left untouched, for sow()
+  }
+  return fast == pits.bits && net == sown.mover_gain - sown.opponent_gain;
+}
+
+}  // namespace
+
+TEST_CASE("ring index: number_of reads digits in any base from 2 to 10", "[ring-solver]") {
+  Random random(3);
+  for (int base = 2; base <= 10; ++base) {
+    for (int trial = 0; trial < 2000; ++trial) {
+      Packed digits = 0;
+      std::uint64_t number = 0;
+      const int count = 1 + random.below(16);
+      for (int place = count - 1; place >= 0; --place) {
+        const int d = random.below(base);
+        digits |= static_cast<Packed>(d) << (4 * place);
+        number = number * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
+      }
+      INFO("base " << base << ", digits " << std::hex << digits);
+      REQUIRE(number_of(digits, Radix::of(base)) == number);
+    }
+  }
+  // The largest: sixteen nines.
+  CHECK(number_of(0x9999999999999999, Radix::of(10)) == 9999999999999999);
+}
+
+TEST_CASE("ring index: the written-out canonical rotation is the looped one, on every size",
+          "[ring-solver]") {
+  Random random(5);
+  for_every_size([&](auto n) {
+    constexpr int N = decltype(n)::value;
+    for (int capacity = kMinCapacity; capacity <= kMaxCapacity; ++capacity) {
+      const Ring ring{N, capacity};
+      if (!ring.playable()) continue;
+      for (int trial = 0; trial < 500; ++trial) {
+        const Packed packed = random_packed(random, ring);
+        INFO(ring.describe() << ", board " << std::hex << packed);
+        REQUIRE(canonical_packed<N>(packed) == canonical_packed(packed, N));
+      }
+    }
+  });
+}
+
+TEST_CASE("ring index: positions follow code order, and board_at() undoes position()",
+          "[ring-solver]") {
+  for (int pits = kMinPits; pits <= 7; ++pits) {
+    for (int capacity = kMinCapacity; capacity <= 5; ++capacity) {
+      const Ring ring{pits, capacity};
+      const RingIndex index(ring);
+      INFO(ring.describe());
+      std::uint64_t last = 0, canonical = 0;
+      for (Board::Code code = 0; code < ring.code_count(); ++code) {
+        const Board board = Board::from_code(code, ring);
+        if (board.canonical() != board) continue;
+        const Packed packed = pack(board);
+        const std::uint64_t position = index.position(packed);
+        REQUIRE(position < index.positions());
+        REQUIRE((canonical == 0 || position > last));
+        REQUIRE(index.board_at(position) == packed);
+        REQUIRE(code_of(packed, ring.base()) == code);
+        last = position;
+        ++canonical;
+      }
+      CHECK(canonical == table_size(ring).classes);
+      CHECK(index.board_at(index.positions()) > packed_of(ring.code_count() - 1, ring));
+    }
+  }
+  // 12 pits of capacity 5: 416 million positions, of 2.2 billion codes.
+  CHECK(RingIndex(Ring{12, 5}).positions() == 415'998'681);
+}
+
+TEST_CASE("ring index: a class's rank counts the canonical codes below it", "[ring-solver]") {
+  for (const Ring ring : {Ring{5, 3}, Ring{6, 4}, Ring{7, 2}, Ring{3, 9}}) {
+    const auto table = RingTable::solve(ring);
+    INFO(ring.describe());
+    std::uint64_t rank = 0;
+    for (Board::Code code = 0; code < ring.code_count(); ++code) {
+      const Board board = Board::from_code(code, ring);
+      if (board.canonical() != board) continue;
+      REQUIRE(table->class_of(board) == rank);
+      ++rank;
+    }
+    CHECK(rank == table->classes());
+    // Every line's counts are what its bits give.
+    const auto lines = table->lines();
+    for (std::size_t at = 0; at < lines.size(); at += kLineWords)
+      REQUIRE(lines[at + 1] == line_counts(lines.data() + at));
+  }
+}
+
+TEST_CASE("sowing: the packed copy plays every move as sow() does, or leaves it to sow()",
+          "[ring-solver][rules]") {
+  // Every board and move of the small rings, both ways of selecting.
+  int fallbacks = 0;
+  std::uint64_t moves = 0;
+  const auto every_board = [&](auto n, int capacity) {
+    constexpr int N = decltype(n)::value;
+    const Ring ring{N, capacity};
+    INFO(ring.describe());
+    for (Board::Code code = 0; code < ring.code_count(); ++code) {
+      const Packed packed = packed_of(code, ring);
+      for (int pit = 0; pit < N; ++pit) {
+        if (digit(packed, pit) == 0) continue;
+        ++moves;
+        INFO("board " << std::hex << packed << ", pit " << pit);
+        REQUIRE(sows_alike<N, Select::portable>(packed, pit, capacity, fallbacks));
+        if (has_bmi2()) REQUIRE(sows_alike<N, Select::bmi2>(packed, pit, capacity, fallbacks));
+      }
+    }
+  };
+  for (int capacity = kMinCapacity; capacity <= kMaxCapacity; ++capacity) {
+    every_board(std::integral_constant<int, 3>{}, capacity);
+    every_board(std::integral_constant<int, 4>{}, capacity);
+  }
+  for (int capacity = kMinCapacity; capacity <= 5; ++capacity)
+    every_board(std::integral_constant<int, 7>{}, capacity);
+  // Random boards of every size and capacity.
+  Random random(9);
+  for_every_size([&](auto n) {
+    constexpr int N = decltype(n)::value;
+    for (int capacity = kMinCapacity; capacity <= kMaxCapacity; ++capacity) {
+      const Ring ring{N, capacity};
+      if (!ring.playable()) continue;
+      INFO(ring.describe());
+      for (int trial = 0; trial < 300; ++trial) {
+        const Packed packed = random_packed(random, ring);
+        for (int pit = 0; pit < N; ++pit) {
+          if (digit(packed, pit) == 0) continue;
+          ++moves;
+          INFO("board " << std::hex << packed << ", pit " << pit);
+          REQUIRE(sows_alike<N, Select::portable>(packed, pit, capacity, fallbacks));
+          if (has_bmi2()) REQUIRE(sows_alike<N, Select::bmi2>(packed, pit, capacity, fallbacks));
+        }
+      }
+    }
+  });
+  // The packed copy plays most moves itself: the moves left to sow() are those that come round.
+  CHECK(static_cast<std::uint64_t>(fallbacks) * 4 < moves);
+}
+
+TEST_CASE("ring solver: a solve cut into many pieces on many threads is byte for byte one thread's",
+          "[ring-solver]") {
+  const Ring ring{8, 5};
+  SolveOptions one;
+  one.threads = 1;
+  SolveOptions five;
+  five.threads = 5;
+  const auto alone = RingTable::solve(ring, one);
+  const auto shared = RingTable::solve(ring, five);
+  REQUIRE(alone->lines().size() == shared->lines().size());
+  CHECK(std::equal(alone->lines().begin(), alone->lines().end(), shared->lines().begin()));
+  CHECK(std::equal(alone->values().begin(), alone->values().end(), shared->values().begin()));
+  // The pieces cover the lines, and their counts by layer are Burnside's.
+  const Pieces pieces(ring, 0, table_size(ring).lines, 5);
+  CHECK(pieces.size() == table_size(ring).lines);  // fewer lines than 5 threads' pieces: one each
+  CHECK(pieces.first_line(0) == 0);
+  CHECK(pieces.end_line(pieces.size() - 1) == table_size(ring).lines);
+}
+
+namespace {
+
+// An exchange that answers from the solving process's own memory, as the local one does, but
+// runs on one thread and asks for more rounds than the batches need, as a process of a
+// distributed solve does when another process has more: the extra rounds come with nothing.
+class PaddedExchange final : public Exchange {
+ public:
+  explicit PaddedExchange(const RingPart& part) : local_(part, 1) {}
+  int threads() const override { return 1; }
+  std::uint64_t rounds(int, std::uint64_t batches) override {
+    expected_ += batches + 2;
+    return batches + 2;
+  }
+  void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) override {
+    ++calls_;
+    if (positions.empty()) ++empty_;
+    local_.values(positions, values);
+  }
+  std::uint64_t expected_ = 0, calls_ = 0, empty_ = 0;
+
+ private:
+  LocalExchange local_;
+};
+
+}  // namespace
+
+TEST_CASE("ring solver: one thread makes exactly the rounds its exchange asks for",
+          "[ring-solver]") {
+  const Ring ring{7, 4};
+  const auto reference = RingTable::solve(ring);
+  const TableSize size = table_size(ring);
+  std::vector<std::uint64_t> lines(size.lines * kLineWords, 0);
+  std::vector<std::int8_t> values(size.classes, 0);
+  SolveOptions options;
+  options.threads = 1;
+  Pieces pieces(ring, 0, size.lines, 1);
+  CHECK(mark_lines(ring, lines.data(), pieces, size.classes, options) == size.classes);
+  CHECK(count_lines(lines.data(), size.lines, 0) == size.classes);
+  RingPart part(ring);
+  part.end_line = size.lines;
+  part.end_class = size.classes;
+  part.lines = lines.data();
+  part.values = values.data();
+  PaddedExchange exchange(part);
+  solve_layers(part, pieces, exchange, values.data(), nullptr, options);
+  CHECK(exchange.calls_ == exchange.expected_);
+  // Two padding rounds a layer, and the batch of layer 0 (the empty board, which has no move).
+  CHECK(exchange.empty_ == 2 * static_cast<std::uint64_t>(ring.max_beads() + 1) + 1);
+  CHECK(std::equal(values.begin(), values.end(), reference->values().begin()));
+  CHECK(std::equal(lines.begin(), lines.end(), reference->lines().begin()));
+  // A check of the solved values finds nothing wrong; one changed value is found.
+  std::atomic<std::uint64_t> wrong{kNoneWrong};
+  solve_layers(part, pieces, exchange, nullptr, &wrong, options);
+  CHECK(wrong.load() == kNoneWrong);
+  values[1234] = static_cast<std::int8_t>(values[1234] + 1);
+  solve_layers(part, pieces, exchange, nullptr, &wrong, options);
+  CHECK(wrong.load() != kNoneWrong);
+}
