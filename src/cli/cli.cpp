@@ -33,10 +33,19 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
       rest = args.subspan(1);
     }
   }
-  const Command& chosen = command != nullptr ? *command : *find_command("");
+  return run_command(command != nullptr ? *command : *find_command(""), rest, in, out, err,
+                     environment);
+}
+
+int run_command(const cli::Command& chosen, std::span<const std::string_view> rest,
+                std::istream& in, std::ostream& out, std::ostream& err,
+                const Environment& environment) {
+  using namespace cli;
+  const std::string program(chosen.program);
   const std::string where = chosen.name.empty() ? "" : std::string(chosen.name) + ": ";
-  const std::string again =
-      chosen.name.empty() ? "ioiwari --help" : "ioiwari " + std::string(chosen.name) + " --help";
+  const std::string again = chosen.name.empty()
+                                ? program + " --help"
+                                : program + " " + std::string(chosen.name) + " --help";
   try {
     const Parsed parsed(chosen, rest);
     Invocation call{parsed, in, out, err, environment};
@@ -51,11 +60,11 @@ int run_cli(std::span<const std::string_view> args, std::istream& in, std::ostre
     }
     return chosen.run(call);
   } catch (const UsageError& error) {
-    err << "ioiwari: " << where << error.what() << "\nTry '" << again << "' for its options.\n";
+    err << program << ": " << where << error.what() << "\nTry '" << again << "' for its options.\n";
     return to_int(ExitCode::usage);
   } catch (const TableError& error) {
     // A table file refused when it was opened, or found damaged or changed by a look-up.
-    err << "ioiwari: " << where << error.what() << '\n';
+    err << program << ": " << where << error.what() << '\n';
     return to_int(ExitCode::bad_table);
   }
 }

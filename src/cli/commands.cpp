@@ -367,6 +367,14 @@ const Command* find_command(std::string_view name) {
   return nullptr;
 }
 
+std::span<const Option> solve_options() {
+  return kSolveOptions;
+}
+
+std::span<const Exit> solve_exits() {
+  return kSolveExits;
+}
+
 std::span<const OptionGroup> option_groups() {
   return kGroups;
 }

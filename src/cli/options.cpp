@@ -171,11 +171,11 @@ std::string Invocation::where() const {
 }
 
 void Invocation::complain(std::string_view what) const {
-  err << "ioiwari: " << where() << what << '\n';
+  err << parsed.command().program << ": " << where() << what << '\n';
 }
 
 std::string synopsis(const Command& command) {
-  std::string line = "ioiwari";
+  std::string line(command.program);
   if (!command.name.empty()) line.append(" ").append(command.name);
   const auto shown = [](const Option& option) {
     std::string text(option.name);

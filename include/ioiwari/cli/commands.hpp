@@ -20,6 +20,10 @@ const Command* find_command(std::string_view name);
 // The groups of options several commands share.
 std::span<const OptionGroup> option_groups();
 
+// The options and exit statuses of `ioiwari solve`, which a distributed solve shares.
+std::span<const Option> solve_options();
+std::span<const Exit> solve_exits();
+
 // The functions that run the commands, one a command (a file of its own each, or a few close
 // ones together); each returns its exit status.
 int run_player(Invocation& call);

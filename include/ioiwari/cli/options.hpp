@@ -86,6 +86,7 @@ struct Command {
   std::span<const Conflict> conflicts{};
   std::span<const Exit> exits{};
   int (*run)(Invocation&) = nullptr;
+  std::string_view program = "ioiwari";  // the program whose command it is
 
   bool takes(Group group) const { return (groups & static_cast<unsigned>(group)) != 0; }
 };

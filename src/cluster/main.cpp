@@ -1,0 +1,47 @@
+// ioiwari-mpi: starts MPI, runs its one command in every process, and ends MPI.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "cluster.hpp"
+#include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/environment.hpp"
+#include "ioiwari/core/exit_code.hpp"
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  MPI_Init(&argc, &argv);
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  int status = 0;
+  try {
+    const std::vector<std::string_view> args(argv + 1, argv + argc);
+    ioiwari::FileOutput output(STDOUT_FILENO);
+    std::ostream out(&output);
+    ioiwari::Environment environment = ioiwari::Environment::of_process();
+    environment.output_error = [&output] { return output.error(); };
+    // Every process parses the same command line: process 0 alone says what is wrong with it.
+    std::ostringstream quiet;
+    std::ostream& err = me == 0 ? std::cerr : quiet;
+    const ioiwari::cli::Command& solve = ioiwari::cluster::commands().front();
+    if (args.empty() || args.front() != solve.name) {
+      err << "ioiwari-mpi: the command is 'solve': mpirun -np K ioiwari-mpi solve --out FILE "
+             "[--pits N ...]\nTry 'ioiwari-mpi solve --help' for its options.\n";
+      status = ioiwari::to_int(ioiwari::ExitCode::usage);
+    } else {
+      status =
+          ioiwari::run_command(solve, std::span(args).subspan(1), std::cin, out, err, environment);
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "ioiwari-mpi: process " << me << ": internal error: " << error.what() << '\n';
+    MPI_Abort(MPI_COMM_WORLD, ioiwari::to_int(ioiwari::ExitCode::failure));
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,48 @@
+// The exchange between the processes of an MPI job (ring_solver.hpp, step 2): each process holds
+// a range of the index's lines and their classes' values, and a batch's successors go to the
+// processes that hold them, as positions, and come back as values.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ioiwari/core/ring_solver.hpp"
+
+namespace ioiwari::cluster {
+
+class MpiExchange final : public Exchange {
+ public:
+  // `first_lines` holds, for every process in `comm` and then the end, the first line it holds.
+  MpiExchange(MPI_Comm comm, const RingPart& part, std::vector<std::uint64_t> first_lines);
+
+  int threads() const override { return 1; }
+  // 16 times the local batch: a round of messages for every 16,384 classes of each process.
+  std::size_t batch() const override { return 16 * kSolveBatch; }
+  // The most batches any process has for the layer.
+  std::uint64_t rounds(int layer, std::uint64_t batches) override;
+  // One round: every process sends each position to the process that holds it, answers what it
+  // is sent from its own part, and sends the values back.
+  void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) override;
+
+  // What the rounds sent to other processes: positions (8 bytes each) and values (1 byte).
+  std::uint64_t sent_positions() const { return sent_positions_; }
+  std::uint64_t rounds_made() const { return rounds_made_; }
+
+ private:
+  int owner(std::uint64_t position) const;
+
+  MPI_Comm comm_;
+  const RingPart& part_;
+  int processes_ = 0, me_ = 0;
+  std::vector<std::uint64_t> first_lines_;
+  std::vector<int> send_counts_, send_starts_, receive_counts_, receive_starts_;
+  std::vector<std::uint64_t> outgoing_, incoming_;
+  std::vector<std::int8_t> answers_, replies_;
+  std::vector<std::uint32_t> slot_;  // where each asked position went in `outgoing_`
+  std::uint64_t sent_positions_ = 0, rounds_made_ = 0;
+};
+
+}  // namespace ioiwari::cluster
