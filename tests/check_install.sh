@@ -54,6 +54,22 @@ for command in $listed; do
   done
 done
 
+# ioiwari-mpi, where MPI was found: its page renders and names every option its help lists, and
+# it solves a small ring as a job of one process (MPI's singleton start), to ioiwari's bytes.
+if [ -x "$bin/ioiwari-mpi" ]; then
+  warnings=$(MANWIDTH=80 man --warnings -l "$man1/ioiwari-mpi.1" 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "man --warnings on ioiwari-mpi.1: $warnings"
+  page=$(MANWIDTH=80 man -l "$man1/ioiwari-mpi.1" 2>/dev/null)
+  for option in $("$bin/ioiwari-mpi" --help | grep -oE -- '^  --[a-z][a-z-]*' | tr -d ' ' | sort -u); do
+    grep -q -- "$option" <<<"$page" || fail "the ioiwari-mpi page does not name $option"
+  done
+  OMPI_MCA_btl_vader_single_copy_mechanism=none \
+    "$bin/ioiwari-mpi" solve --pits 6 --quiet --out "$prefix/mpi.table" >/dev/null ||
+    fail "the installed ioiwari-mpi did not solve 6 pits"
+  "$bin/ioiwari" solve --pits 6 --quiet --out "$prefix/one.table" >/dev/null
+  cmp -s "$prefix/mpi.table" "$prefix/one.table" || fail "ioiwari-mpi's table is not ioiwari's"
+fi
+
 # Completion: what a user gets after pressing Tab.
 complete_words() {
   bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_$0"

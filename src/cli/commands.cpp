@@ -332,9 +332,9 @@ constexpr Command kCommands[] = {
     {"verify",
      "check a whole table file, every block and every part",
      "A command given --table checks the parts of a table file as it reads them; verify checks "
-     "all of them: every block against its checksum, the directory against the bitmap, the "
-     "bitmap against the ring's classes, and every class's value against its moves' (about as "
-     "long as a solve). The ring is the one the file names.",
+     "all of them: every block against its checksum, every index line's counts against its bits, "
+     "the index against the ring's classes, and every class's value against its moves' (about "
+     "as long as a solve). The ring is the one the file names.",
      kVerifyOptions,
      0,
      Operands::one,

@@ -224,7 +224,7 @@ std::string indented(const std::string& text, std::size_t indent) {
   return out;
 }
 
-// "  --pits N            pits on the ring, 3 to 13 (default 7)", the help wrapped under its
+// "  --pits N            pits on the ring, 3 to 16 (default 7)", the help wrapped under its
 // column.
 void write_option(std::ostream& out, const Option& option, std::size_t width) {
   constexpr std::size_t kColumn = 22;

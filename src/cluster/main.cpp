@@ -14,6 +14,10 @@
 #include "ioiwari/cli/environment.hpp"
 #include "ioiwari/core/exit_code.hpp"
 
+#ifndef IOIWARI_VERSION
+#define IOIWARI_VERSION "unknown"
+#endif
+
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   MPI_Init(&argc, &argv);
@@ -30,7 +34,11 @@ int main(int argc, char** argv) {
     std::ostringstream quiet;
     std::ostream& err = me == 0 ? std::cerr : quiet;
     const ioiwari::cli::Command& solve = ioiwari::cluster::commands().front();
-    if (args.empty() || args.front() != solve.name) {
+    if (args.size() == 1 && (args.front() == "--help" || args.front() == "-h")) {
+      status = ioiwari::run_command(solve, args, std::cin, me == 0 ? out : quiet, err, environment);
+    } else if (args.size() == 1 && args.front() == "--version") {
+      if (me == 0) out << "ioiwari-mpi " << IOIWARI_VERSION << '\n' << std::flush;
+    } else if (args.empty() || args.front() != solve.name) {
       err << "ioiwari-mpi: the command is 'solve': mpirun -np K ioiwari-mpi solve --out FILE "
              "[--pits N ...]\nTry 'ioiwari-mpi solve --help' for its options.\n";
       status = ioiwari::to_int(ioiwari::ExitCode::usage);
