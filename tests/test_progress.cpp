@@ -43,6 +43,12 @@ TEST_CASE("the line says what is done, of what, and the time left", "[progress]"
   CHECK(progress.line(120, "120 won, 0 not won", 4s) ==
         "referee: 120/1428 games, 120 won, 0 not won, 0:04 elapsed, 0:43 left");
   CHECK(progress.line(1428, "", 50s) == "referee: 1428/1428 games, 0:50 elapsed");
+  // A ring of 14 pits counts billions of classes: the time left must not overflow on the way.
+  const Progress solve(out, true, "solve", "classes", 5'597'460'306);
+  CHECK(solve.line(2'798'730'153, "", 24s) ==
+        "solve: 2798730153/5597460306 classes, 0:24 elapsed, 0:24 left");
+  CHECK(solve.line(1, "", 3600s) ==
+        "solve: 1/5597460306 classes, 1:00:00 elapsed, 1000000:00:00 left");
 }
 
 TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[progress]") {

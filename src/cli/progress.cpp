@@ -1,5 +1,6 @@
 #include "ioiwari/cli/progress.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <utility>
 
@@ -13,7 +14,11 @@ constexpr std::string_view kEraseLine = "\r\x1b[K";
 }  // namespace
 
 std::string clock_time(Progress::Clock::duration duration) {
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(duration).count();
+  return clock_time(
+      static_cast<long long>(std::chrono::duration_cast<std::chrono::seconds>(duration).count()));
+}
+
+std::string clock_time(long long seconds) {
   const auto two = [](long long n) {  // appended: GCC 12 warns falsely on "0" + std::string
     std::string digits = std::to_string(n);
     if (n < 10) digits.insert(digits.begin(), '0');
@@ -48,9 +53,11 @@ std::string Progress::line(std::size_t done, std::string_view counts, Clock::dur
   if (!counts.empty()) text.append(", ").append(counts);
   text += ", " + clock_time(elapsed) + " elapsed";
   if (done > 0 && done < total_) {
-    const auto left = stage_elapsed.value_or(elapsed) * static_cast<long long>(total_ - done) /
-                      static_cast<long long>(done);
-    text += ", " + clock_time(left) + " left";
+    // In seconds, as a double: the nanoseconds elapsed times the billions of classes still to do
+    // of a large ring overflow a 64-bit integer. A wait of over a million hours reads as one.
+    const double seconds = std::chrono::duration<double>(stage_elapsed.value_or(elapsed)).count() *
+                           static_cast<double>(total_ - done) / static_cast<double>(done);
+    text += ", " + clock_time(static_cast<long long>(std::min(seconds, 3600e6))) + " left";
   }
   return text;
 }

@@ -60,5 +60,7 @@ class Progress {
 
 // A duration as people read a clock: "0:04", "12:30", "1:02:03".
 std::string clock_time(Progress::Clock::duration duration);
+// The same, of a number of whole seconds.
+std::string clock_time(long long seconds);
 
 }  // namespace ioiwari
