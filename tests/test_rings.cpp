@@ -8,6 +8,7 @@
 #include "catch.hpp"
 #include "ioiwari/core/negamax_game.hpp"
 #include "ioiwari/core/random.hpp"
+#include "ioiwari/core/ring_index.hpp"
 #include "ioiwari/core/ring_table.hpp"
 #include "ioiwari/core/table.hpp"
 #include "negamax/solver.hpp"
@@ -203,14 +204,16 @@ TEST_CASE("rings: the per-class solver agrees with the IOI table on all of its b
 }
 
 TEST_CASE(
-    "rings: every board of 8 pits of capacity 4, whose layers span several chunks, agrees with "
-    "the memoized negamax library",
+    "rings: every board of 8 pits of capacity 4, whose layers span many pieces and batches, "
+    "agrees with the memoized negamax library",
     "[rings]") {
-  // Its largest layer holds 4,783 classes: more than one chunk of the parallel solve, so a chunk
-  // that skipped or repeated a class would show here.
+  // Its largest layer holds 4,783 classes: more than four batches of the solve (kSolveBatch),
+  // spread over its index's 253 lines, each a piece of its own (ring_solver.hpp, Pieces), so a
+  // piece or a batch that skipped or repeated a class would show here.
   const Ring ring{8, 4};
   const std::vector<std::uint64_t> layers = classes_by_beads(ring);
   CHECK(*std::max_element(layers.begin(), layers.end()) == 4783);
+  CHECK(RingIndex(ring).lines() == 253);
   const Table table = Table::solve(ring);
   negamax::Solver<NegamaxGame> oracle(NegamaxGame{ring});
   for (Board::Code code = 0; code < ring.code_count(); ++code) {

@@ -6,8 +6,9 @@
 // (ring_index.hpp): all of it in one process (RingTable::solve), or a share on each process of a
 // distributed solve (src/cluster). It takes a layer's classes in batches, and for each batch:
 //
-//   1. makes every move of every class (sow(), sowing.hpp: the Board's own rule), and finds each
-//      successor's canonical board and its position in the index;
+//   1. makes every move of every class (sow_packed(), packed_sowing.hpp, the rule's copy without
+//      branches, or sow(), sowing.hpp, the Board's own rule, for the moves it leaves), and finds
+//      each successor's canonical board and its position in the index;
 //   2. asks an Exchange for the successors' values;
 //   3. keeps each class's best move value, and writes it (or, in a check, compares it).
 //

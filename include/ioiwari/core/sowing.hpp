@@ -1,6 +1,8 @@
 // The move rule of Ioiwari, written once (docs/rules.md, "A move"), for any way of holding a
 // board's pits: the Board's array of counts (board.cpp) and the ring solver's packed digits
-// (ring_table.cpp) both sow with this code, so the rule has one statement.
+// (ring_solver.cpp) both sow with this code, so the rule has one statement. The ring solver also
+// has a second copy, for speed, that decides every pit at once (packed_sowing.hpp); a test holds
+// it equal to this one.
 #pragma once
 
 namespace ioiwari {
