@@ -10,7 +10,7 @@
 // Usage: plain_ring_solver PITS CAPACITY [--every-class]
 // It prints, for every start of the ring (2 to min(4, C) beads a pit, 3N - 1 in all), its code
 // and its value for player 1, a line each in code order; with --every-class, every class's
-// canonical code and value instead. On standard error, the solve's time.
+// canonical code and value instead. On standard error, the moves it made and the solve's time.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -102,9 +102,10 @@ void necklaces(const Ring& ring, int beads, std::vector<std::uint64_t>& out) {
 }
 
 // Solves the classes in codes[from, to): each from its successors' values, all in lower
-// layers, then writes it to every rotation.
-void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from,
-           const std::uint64_t* to) {
+// layers, then writes it to every rotation. Returns how many moves it made.
+std::uint64_t solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from,
+                    const std::uint64_t* to) {
+  std::uint64_t made = 0;
   for (const std::uint64_t* at = from; at != to; ++at) {
     Digits digits{};
     std::uint64_t rest = *at;
@@ -120,6 +121,7 @@ void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from,
       const int net = sow(ring, after, pit);
       best = std::max(best, net - value[code_of(ring, after)]);
       moved = true;
+      ++made;
     }
     const auto solved = static_cast<std::int8_t>(moved ? best : 0);
     std::uint64_t code = *at;
@@ -128,6 +130,7 @@ void solve(const Ring& ring, std::int8_t* value, const std::uint64_t* from,
       code = turned(ring, code);
     }
   }
+  return made;
 }
 
 }  // namespace
@@ -162,18 +165,21 @@ int main(int argc, char** argv) {
 
   const auto begin = std::chrono::steady_clock::now();
   std::vector<std::uint64_t> layer;
+  std::uint64_t moves = 0;
   for (int beads = 0; beads <= ring.pits * ring.capacity; ++beads) {
     layer.clear();
     necklaces(ring, beads, layer);
     const std::size_t half = layer.size() / 2;
-    std::thread helper([&] { solve(ring, value, layer.data(), layer.data() + half); });
-    solve(ring, value, layer.data() + half, layer.data() + layer.size());
+    std::uint64_t helped = 0;
+    std::thread helper([&] { helped = solve(ring, value, layer.data(), layer.data() + half); });
+    moves += solve(ring, value, layer.data() + half, layer.data() + layer.size());
     helper.join();
+    moves += helped;
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  std::fprintf(stderr, "plain_ring_solver: %d pits, capacity %d: solved in %.1f s\n", ring.pits,
-               ring.capacity, seconds);
+  std::fprintf(stderr, "plain_ring_solver: %d pits, capacity %d: %llu moves, solved in %.1f s\n",
+               ring.pits, ring.capacity, static_cast<unsigned long long>(moves), seconds);
 
   if (every_class) {
     std::vector<std::uint64_t> all;
