@@ -39,7 +39,7 @@ using Clock = std::chrono::steady_clock;
 // The pieces each process counts the classes of, so that the shares can be cut evenly.
 constexpr std::uint64_t kCountsPerProcess = 256;
 // The bytes process 0 receives at a time while it writes the table.
-constexpr std::uint64_t kGatherBytes = std::uint64_t{16} << 20;
+constexpr std::uint64_t kGatherBytes = std::uint64_t{4} << 20;
 
 double seconds_since(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
