@@ -477,6 +477,13 @@ TEST_CASE("a ring too large for this machine's memory is refused, saying how muc
   std::ostringstream fits;
   CHECK(run_cli(fourteen, in, out, fits, real) == to_int(ExitCode::bad_table));
   CHECK(fits.str().find("of memory") == std::string::npos);
+  // 15 pits does not: its table alone is 45.5 GB.
+  const std::vector<std::string_view> fifteen = {"starts", "--pits", "15"};
+  std::ostringstream too_big;
+  CHECK(run_cli(fifteen, in, out, too_big, real) == to_int(ExitCode::usage));
+  CHECK(too_big.str() ==
+        "ioiwari: starts: --pits 15 --capacity 5: solving this ring needs 45.5 GB of memory; this "
+        "machine has 24.0 GB\nTry 'ioiwari starts --help' for its options.\n");
 }
 
 TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7", "[cli][rings]") {
