@@ -152,6 +152,11 @@ std::string StopOnSignals::signal_name() const {
   return "a signal";
 }
 
+ProcessOutput::ProcessOutput()
+    : buffer(STDOUT_FILENO), out(&buffer), environment(Environment::of_process()) {
+  environment.output_error = [this] { return buffer.error(); };
+}
+
 Environment Environment::of_process() {
   Environment environment;
   environment.input_is_terminal = ::isatty(STDIN_FILENO) == 1;

@@ -1,6 +1,4 @@
 // ioiwari: parses nothing itself; see cli.cpp.
-#include <unistd.h>
-
 #include <csignal>
 #include <exception>
 #include <iostream>
@@ -16,11 +14,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
-    ioiwari::FileOutput output(STDOUT_FILENO);
-    std::ostream out(&output);
-    ioiwari::Environment environment = ioiwari::Environment::of_process();
-    environment.output_error = [&output] { return output.error(); };
-    return ioiwari::run_cli(args, std::cin, out, std::cerr, environment);
+    ioiwari::ProcessOutput process;
+    return ioiwari::run_cli(args, std::cin, process.out, std::cerr, process.environment);
   } catch (const std::exception& error) {
     std::cerr << "ioiwari: internal error: " << error.what() << '\n';
     return ioiwari::to_int(ioiwari::ExitCode::failure);

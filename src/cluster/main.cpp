@@ -1,6 +1,5 @@
 // ioiwari-mpi: starts MPI, runs its one command in every process, and ends MPI.
 #include <mpi.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <exception>
@@ -26,10 +25,9 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
-    ioiwari::FileOutput output(STDOUT_FILENO);
-    std::ostream out(&output);
-    ioiwari::Environment environment = ioiwari::Environment::of_process();
-    environment.output_error = [&output] { return output.error(); };
+    ioiwari::ProcessOutput process;
+    std::ostream& out = process.out;
+    ioiwari::Environment& environment = process.environment;
     // Every process parses the same command line: process 0 alone says what is wrong with it.
     std::ostringstream quiet;
     std::ostream& err = me == 0 ? std::cerr : quiet;

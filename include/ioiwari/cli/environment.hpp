@@ -8,6 +8,7 @@
 #include <functional>
 #include <istream>
 #include <memory>
+#include <ostream>
 #include <string>
 
 namespace ioiwari {
@@ -61,6 +62,18 @@ class FileOutput : public std::streambuf {
   int fd_;
   int error_ = 0;
   char buffer_[1 << 16];
+};
+
+// What a program's main() hands its command: standard output through a FileOutput, so that a
+// failed write is seen, and the process's environment, which reports that output's errors.
+struct ProcessOutput {
+  ProcessOutput();
+  ProcessOutput(const ProcessOutput&) = delete;
+  ProcessOutput& operator=(const ProcessOutput&) = delete;
+
+  FileOutput buffer;
+  std::ostream out;
+  Environment environment;
 };
 
 // While one lives, SIGINT, SIGTERM and SIGHUP set a flag instead of ending the process, so that
