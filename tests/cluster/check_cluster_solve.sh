@@ -39,23 +39,25 @@ case $what in
     ;;
   refusals)
     ranks=$1
-    status=0
-    "$mpiexec" -np "$ranks" "${flags[@]}" "$cluster" solve --pits 2 --out "$work/x.table" \
-      > "$work/out" 2> "$work/err" || status=$?
-    [[ $status == 2 ]] || fail "a bad --pits: status $status, not 2"
-    grep -qx "ioiwari-mpi: solve: --pits needs a number 3 to 16, not \"2\"" "$work/err" ||
-      fail "a bad --pits: $(cat "$work/err")"
-    [[ $(grep -c '^ioiwari-mpi:' "$work/err") == 1 ]] || fail "not one line: $(cat "$work/err")"
-    [[ ! -s $work/out ]] || fail "output on a usage error"
-    status=0
+    # refused STATUS WHAT LINE ARGS...: ioiwari-mpi solve ARGS on RANKS processes exits STATUS
+    # with one line on standard error that starts with LINE (a grep pattern), and no output.
+    refused() {
+      local want=$1 case=$2 line=$3 status=0
+      shift 3
+      "$mpiexec" -np "$ranks" "${flags[@]}" "$cluster" solve "$@" \
+        > "$work/out" 2> "$work/err" || status=$?
+      [[ $status == "$want" ]] || fail "$case: status $status, not $want"
+      grep -q "^$line" "$work/err" || fail "$case: $(cat "$work/err")"
+      [[ $(grep -c '^ioiwari-mpi:' "$work/err") == 1 ]] || fail "not one line: $(cat "$work/err")"
+      [[ ! -s $work/out ]] || fail "$case: output on standard output"
+    }
+    refused 2 "a bad --pits" 'ioiwari-mpi: solve: --pits needs a number 3 to 16, not "2"$' \
+      --pits 2 --out "$work/x.table"
     mkdir "$work/dir"
-    "$mpiexec" -np "$ranks" "${flags[@]}" "$cluster" solve --pits 5 --out "$work/dir" \
-      > "$work/out" 2> "$work/err" || status=$?
-    [[ $status == 7 ]] || fail "a directory as --out: status $status, not 7"
-    grep -q "^ioiwari-mpi: solve: cannot write the table '$work/dir': " "$work/err" ||
-      fail "a directory as --out: $(cat "$work/err")"
-    [[ $(grep -c '^ioiwari-mpi:' "$work/err") == 1 ]] || fail "not one line: $(cat "$work/err")"
+    refused 7 "a directory as --out" "ioiwari-mpi: solve: cannot write the table '$work/dir': " \
+      --pits 5 --out "$work/dir"
     [[ -z $(ls -A "$work/dir") ]] || fail "something was written in the directory"
+    [[ ! -e $work/x.table ]] || fail "a table was written on a usage error"
     ;;
   *) fail "no check '$what'" ;;
 esac
