@@ -90,17 +90,28 @@ RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jo
   return plan;
 }
 
+// The text of a file under /proc, or "" when it cannot be read. A process may end while it is
+// read; a C++ stream would then throw from inside its buffer (ESRCH), so this reads plainly.
+std::string read_proc(const std::string& path) {
+  std::string text;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(got));
+  ::close(fd);
+  return text;
+}
+
 // Whether process `pid` is gone: no such process, or a zombie waiting for init.
 bool gone(pid_t pid) {
   if (::kill(pid, 0) != 0) return true;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(stat, line);
+  const std::string line = read_proc("/proc/" + std::to_string(pid) + "/stat");
+  if (line.empty()) return true;
   const auto close = line.rfind(')');
   return close != std::string::npos && line.size() > close + 2 && line[close + 2] == 'Z';
 }
 
-// The processes whose command line holds `mark` and that still run (zombies are dead).
 // The processes whose command line holds `mark`, and begins with `program` when it is given,
 // that still run (zombies are dead). Processes may end while /proc is read: they are skipped.
 std::vector<pid_t> running_with(const std::string& mark, const std::string& program = "") {
@@ -110,8 +121,7 @@ std::vector<pid_t> running_with(const std::string& mark, const std::string& prog
        entry.increment(error)) {
     const std::string name = entry->path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream file(entry->path() / "cmdline");
-    std::string command((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string command = read_proc("/proc/" + name + "/cmdline");
     if (command.find(mark) == std::string::npos || !command.starts_with(program)) continue;
     const pid_t pid = std::stoi(name);
     if (!gone(pid)) found.push_back(pid);
