@@ -257,6 +257,26 @@ TEST_CASE("rings: one thread and several solve the same table, and several reall
   CHECK(seen.front().layer == -1);  // 1,119,796 classes: one report of the index
 }
 
+TEST_CASE("rings: the index reports its last count, whichever thread took the last piece",
+          "[rings]") {
+  // A small ring is a few pieces; with many threads the helpers usually take them all before
+  // thread 0, the one that reports, starts.
+  const Ring ring{6, 4};
+  for (const int threads : {1, 2, 16, 64}) {
+    INFO(threads << " threads");
+    SolveOptions options;
+    options.threads = threads;
+    std::vector<SolveProgress> index;
+    options.progress = [&](const SolveProgress& progress) {
+      if (progress.layer < 0) index.push_back(progress);
+    };
+    const auto table = RingTable::solve(ring, options);
+    REQUIRE_FALSE(index.empty());
+    CHECK(index.back().done == table->classes());
+    CHECK(index.back().classes == table->classes());
+  }
+}
+
 TEST_CASE("rings: values are the same for rotated boards, on every ring that solves quickly",
           "[rings]") {
   Random random(7);

@@ -260,6 +260,12 @@ void survey(Ring ring, Pieces& pieces, std::uint64_t expected, const SolveOption
       }
     }
   });
+  // The survey's last report, unless thread 0's last piece made it. (On a small ring the other
+  // threads may take every piece before thread 0 starts.)
+  if (options.progress && progress.done != done.load()) {
+    progress.done = done.load();
+    options.progress(progress);
+  }
 }
 
 }  // namespace
