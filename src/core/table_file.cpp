@@ -214,6 +214,25 @@ extern "C" void remove_temporaries(int signal) {
   ::raise(signal);
 }
 
+// Holds back the signals that remove temporary files while it lives, on this thread: a file
+// created and registered under it is never left behind by a signal that came in between.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (const int signal : kSignals)
+      sigaddset(&held, signal);
+    ::pthread_sigmask(SIG_BLOCK, &held, &before_);
+  }
+  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t before_{};
+};
+
 // Registers `path` to be removed if a signal ends the process; the slot, or -1 when the path is
 // too long or every slot is taken (it is then only removed by the next write of its target).
 int remember_temporary(const std::string& path) {
@@ -676,19 +695,23 @@ TableOutput::TableOutput(const std::string& path, Ring ring)
   }
   try {
     remove_dead_temporaries(directory_, base);
-    std::string name;
-    for (unsigned serial = 0; fd_ < 0; ++serial) {
-      name = base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial);
-      fd_ = ::openat(directory_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                     0644);
-      if (fd_ < 0 && (errno != EEXIST || serial == 1000)) {
-        unwritable(path,
-                   "cannot create a file in " + quoted_path(folder) + ": " + std::strerror(errno));
+    {
+      // A signal waits until the file is registered for removal: then its handler removes it.
+      const SignalsHeld held;
+      std::string name;
+      for (unsigned serial = 0; fd_ < 0; ++serial) {
+        name = base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial);
+        fd_ = ::openat(directory_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       0644);
+        if (fd_ < 0 && (errno != EEXIST || serial == 1000)) {
+          unwritable(
+              path, "cannot create a file in " + quoted_path(folder) + ": " + std::strerror(errno));
+        }
       }
+      temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
+      ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
+      slot_ = remember_temporary(temporary_);
     }
-    temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
-    ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
-    slot_ = remember_temporary(temporary_);
     // Room for the whole file, taken now: a full file system shows before the solve, not after.
     const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(layout_.file_bytes));
     if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
