@@ -232,6 +232,15 @@ class Batch {
   std::vector<std::int8_t> values_;
 };
 
+// A stage's last report, `done` in all, unless thread 0's last piece made it. Only thread 0
+// reports as it goes, and the other threads may take the last pieces (on a small ring, every
+// piece before thread 0 starts).
+void report_last(const SolveOptions& options, SolveProgress& progress, std::uint64_t done) {
+  if (!options.progress || progress.done == done) return;
+  progress.done = done;
+  options.progress(progress);
+}
+
 // Calls on_board(piece, packed) for every canonical board of every piece, the pieces shared among
 // the solve's threads, and counts the boards by layer into `pieces`.
 template <class OnBoard>
@@ -260,12 +269,7 @@ void survey(Ring ring, Pieces& pieces, std::uint64_t expected, const SolveOption
       }
     }
   });
-  // The survey's last report, unless thread 0's last piece made it. (On a small ring the other
-  // threads may take every piece before thread 0 starts.)
-  if (options.progress && progress.done != done.load()) {
-    progress.done = done.load();
-    options.progress(progress);
-  }
+  report_last(options, progress, done.load());
 }
 
 }  // namespace
@@ -426,11 +430,7 @@ void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange
     }
     solved += classes;
     progress.threads = std::max(progress.threads, working.load());
-    // The layer's last report, unless thread 0's last piece made it.
-    if (options.progress && progress.done != solved) {
-      progress.done = solved;
-      options.progress(progress);
-    }
+    report_last(options, progress, solved);
   }
 }
 
