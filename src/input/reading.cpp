@@ -52,29 +52,36 @@ ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring) {
   return {};
 }
 
+ParsedMove parse_move(std::string_view token, const Match& game) {
+  const Number number = parse_number(token);
+  if (number.kind == Number::Kind::not_integer) {
+    return {MoveFault::not_integer, Pit::at_index(0),
+            move_place(game) + ": " + quoted(token) + " is not an integer"};
+  }
+  const int pits = game.board().size();
+  const auto named =
+      number.kind == Number::Kind::integer ? Pit::from_label(number.value, pits) : std::nullopt;
+  if (!named) {
+    return {MoveFault::not_a_pit, Pit::at_index(0),
+            move_place(game) + ": " + quoted(token) + " is not a pit: pits are 1 to " +
+                std::to_string(pits)};
+  }
+  if (!game.board().is_legal(*named)) {
+    return {MoveFault::empty_pit, *named,
+            move_place(game) + ": pit " + std::to_string(named->label()) + " is empty"};
+  }
+  return {MoveFault::none, *named, ""};
+}
+
 ProtocolResult read_move(TokenReader& reader, const Match& game, Pit& pit) {
   const auto token = reader.next();
   if (!token) {
     return fail(ExitCode::input_ended,
                 "input ended before " + move_place(game) + ": the game is not over");
   }
-  const Number number = parse_number(*token);
-  if (number.kind == Number::Kind::not_integer) {
-    return fail(ExitCode::bad_move,
-                move_place(game) + ": " + quoted(*token) + " is not an integer");
-  }
-  const int pits = game.board().size();
-  const auto named =
-      number.kind == Number::Kind::integer ? Pit::from_label(number.value, pits) : std::nullopt;
-  if (!named) {
-    return fail(ExitCode::bad_move, move_place(game) + ": " + quoted(*token) +
-                                        " is not a pit: pits are 1 to " + std::to_string(pits));
-  }
-  if (!game.board().is_legal(*named)) {
-    return fail(ExitCode::bad_move,
-                move_place(game) + ": pit " + std::to_string(named->label()) + " is empty");
-  }
-  pit = *named;
+  ParsedMove move = parse_move(*token, game);
+  if (move.fault != MoveFault::none) return fail(ExitCode::bad_move, std::move(move.error));
+  pit = move.pit;
   return {};
 }
 

@@ -25,6 +25,18 @@ ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view wh
 // Reads a start: a board as read_board() reads it, with at least one bead.
 ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring = {});
 
+// What is wrong with a move as written, if anything.
+enum class MoveFault { none, not_integer, not_a_pit, empty_pit };
+struct ParsedMove {
+  MoveFault fault = MoveFault::none;
+  Pit pit = Pit::at_index(0);  // the move, when there is no fault
+  std::string error;           // what is wrong, at move_place(game); empty when nothing is
+};
+
+// The one reading of a move: `token` as the next move of the player to move in `game`, checked
+// against its board. The player, the opponent and the referee all read moves through it.
+ParsedMove parse_move(std::string_view token, const Match& game);
+
 // Reads the next move of the player to move in `game` into `pit`, or says what was wrong with
 // it (not an integer, not a pit, an empty pit, or the end of input).
 ProtocolResult read_move(TokenReader& reader, const Match& game, Pit& pit);
