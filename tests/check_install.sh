@@ -8,6 +8,9 @@ set -euo pipefail
 build=$1
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
+# Run as root, the referee runs each player as a user of its own: the tree must be theirs to
+# read, as an installed tree is.
+chmod 755 "$prefix"
 fail() {
   echo "check_install: $*" >&2
   exit 1

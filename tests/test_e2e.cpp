@@ -17,6 +17,7 @@
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
+#include "referee_support.hpp"
 #include "run_program.hpp"
 #include "support.hpp"
 #include "table_files.hpp"
@@ -69,7 +70,7 @@ void check_wins_all_starts(Strategy strategy) {
   std::uint64_t seed = 0;
   for (const Board& start : ioi_starts()) {
     const GameReport report =
-        referee_game({IOIWARI_BINARY}, start, strategy, ++seed, table(), limits);
+        test::judge_game({IOIWARI_BINARY}, start, strategy, ++seed, table(), limits);
     INFO("start " << start << " against " << name(strategy) << ": " << report.detail << " "
                   << report.player_errors);
     REQUIRE(report.verdict == Verdict::win);
@@ -485,7 +486,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
     for (std::size_t i = 0; i < all.size() && i < c.most_starts; ++i) {
       const Board& start = all[i * std::max<std::size_t>(1, all.size() / c.most_starts)];
       for (Strategy strategy : {Strategy::optimal, Strategy::weakest}) {
-        const GameReport report = referee_game(player, start, strategy, i, table, limits);
+        const GameReport report = test::judge_game(player, start, strategy, i, table, limits);
         INFO("start " << start << " against " << name(strategy) << ": " << report.detail);
         const int margin = report.bank1 - report.bank2;
         const int value = table.value(start);

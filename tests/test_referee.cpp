@@ -22,6 +22,7 @@
 #include "catch.hpp"
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
+#include "referee_support.hpp"
 #include "support.hpp"
 #include "table_files.hpp"
 #include "text_support.hpp"
@@ -167,7 +168,8 @@ TEST_CASE("each faulty player gets exactly its verdict, one job or two", "[e2e][
   for (const Case& c : cases) {
     for (int jobs : {1, 2}) {
       INFO(c.mode << " with " << jobs << " jobs");
-      const auto reports = run_games(plan_for({FAULTY_PLAYER, c.mode}, 3, jobs, c.limits), table());
+      const auto reports =
+          test::judge_games(plan_for({FAULTY_PLAYER, c.mode}, 3, jobs, c.limits), table());
       REQUIRE(reports.size() == 6);
       for (const GameReport& report : reports) {
         INFO(report.detail);
@@ -181,9 +183,9 @@ TEST_CASE("a greedy player loses some games, the same ones with any number of jo
           "[e2e][referee]") {
   RefereePlan plan = plan_for({FAULTY_PLAYER, "greedy"}, 51, 1);
   plan.strategies = {Strategy::optimal};
-  const auto one = run_games(plan, table());
+  const auto one = test::judge_games(plan, table());
   plan.jobs = 2;
-  const auto two = run_games(plan, table());
+  const auto two = test::judge_games(plan, table());
   int not_won = 0;
   REQUIRE(one.size() == two.size());
   for (std::size_t i = 0; i < one.size(); ++i) {
@@ -197,8 +199,11 @@ TEST_CASE("a greedy player loses some games, the same ones with any number of jo
 }
 
 TEST_CASE("the player and its children are killed and reaped with the verdict", "[e2e][referee]") {
-  const GameReport report = referee_game({FAULTY_PLAYER, "spawn"}, ioi_starts().front(),
-                                         Strategy::optimal, 1, table(), generous());
+  // Not isolated: the number the grandchild tells is then ours too.
+  RefereeLimits shared = generous();
+  shared.isolation = Isolation::off;
+  const GameReport report = test::judge_game({FAULTY_PLAYER, "spawn"}, ioi_starts().front(),
+                                             Strategy::optimal, 1, table(), shared);
   CHECK(report.verdict == Verdict::unreadable_move);
   std::istringstream said(report.player_errors);
   std::string word;
@@ -213,7 +218,7 @@ TEST_CASE("the player and its children are killed and reaped with the verdict", 
 TEST_CASE("a player that cannot be run is refused before any game, not judged", "[e2e][referee]") {
   const auto refusal = [](const std::vector<std::string>& player) -> std::string {
     try {
-      check_player(player, generous());
+      test::sandbox_for(player, generous(), 1);
       return "";
     } catch (const SpawnError& error) {
       CHECK(error.kind() == SpawnError::Kind::program);
@@ -225,18 +230,19 @@ TEST_CASE("a player that cannot be run is refused before any game, not judged", 
   CHECK(refusal({"/"}) == "cannot run '/': Permission denied");
   CHECK(refusal({"no-such-program-in-path"}) == "cannot find 'no-such-program-in-path' in PATH");
   CHECK(refusal({IOIWARI_BINARY}).empty());
-  CHECK_THROWS_AS(referee_game({"/nonexistent/player"}, ioi_starts().front(), Strategy::optimal, 1,
-                               table(), generous()),
+  CHECK_THROWS_AS(test::judge_game({"/nonexistent/player"}, ioi_starts().front(), Strategy::optimal,
+                                   1, table(), generous()),
                   SpawnError);
 }
 
 TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2e][referee]") {
   RefereePlan plan = plan_for({FAULTY_PLAYER, "greedy"}, 51, 2);
   plan.strategies = {Strategy::optimal};
-  const auto reports = run_games(plan, table());
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  const auto reports = run_games(plan, table(), *sandbox, {});
   std::ostringstream summary, json;
-  write_summary(summary, plan, reports, 2);
-  write_json(json, plan, reports);
+  write_summary(summary, plan, *sandbox, reports, 2);
+  write_json(json, plan, *sandbox, reports);
   int wins = 0, ties = 0;
   for (const GameReport& report : reports) {
     wins += report.verdict == Verdict::win ? 1 : 0;
@@ -284,7 +290,7 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + c.mode;
     INFO(c.mode);
     const auto reports =
-        run_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2, c.limits), table());
+        test::judge_games(plan_for({FAULTY_PLAYER, c.mode, mark}, 2, 2, c.limits), table());
     for (const GameReport& report : reports) {
       INFO(report.detail);
       CHECK(report.verdict == c.verdict);
@@ -307,8 +313,8 @@ TEST_CASE("a player is charged for the CPU time it and its processes use",
   for (const char* mode : {"spin", "spin-child"}) {
     INFO(mode);
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + mode;
-    const GameReport report = referee_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
-                                           Strategy::optimal, 1, table(), computing());
+    const GameReport report = test::judge_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
+                                               Strategy::optimal, 1, table(), computing());
     INFO(report.detail);
     CHECK(report.verdict == Verdict::timeout);
     CHECK(report.detail.starts_with("move 1: used "));
@@ -320,8 +326,8 @@ TEST_CASE("a player is charged for the CPU time it and its processes use",
   // Waiting forever uses no CPU time: judged at the wall-clock limit, five times the CPU limit.
   RefereeLimits waiting = generous();
   waiting.per_move = 200ms;
-  const GameReport report = referee_game({FAULTY_PLAYER, "hang"}, ioi_starts().front(),
-                                         Strategy::optimal, 1, table(), waiting);
+  const GameReport report = test::judge_game({FAULTY_PLAYER, "hang"}, ioi_starts().front(),
+                                             Strategy::optimal, 1, table(), waiting);
   INFO(report.detail);
   CHECK(report.verdict == Verdict::timeout);
   CHECK(report.detail.starts_with("move 1: nothing within 1000 ms of wall-clock time (it used "));
@@ -336,8 +342,8 @@ TEST_CASE("a player that takes memory without end gets the memory limit",
   for (const char* mode : {"allocate", "allocate-shared"}) {
     INFO(mode);
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-" + mode;
-    const GameReport report = referee_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
-                                           Strategy::optimal, 1, table(), small_memory());
+    const GameReport report = test::judge_game({FAULTY_PLAYER, mode, mark}, ioi_starts().front(),
+                                               Strategy::optimal, 1, table(), small_memory());
     INFO(report.detail);
     CHECK(report.verdict == Verdict::memory_limit);
     CHECK(report.detail.find("; the limit is 64 MB") != std::string::npos);
@@ -349,8 +355,8 @@ TEST_CASE("a player that takes memory without end gets the memory limit",
     CHECK(running_with(mark).empty());
   }
   // A player that maps a table file pays nothing for it: its peak is its own memory.
-  const GameReport fine = referee_game({IOIWARI_BINARY}, ioi_starts().front(), Strategy::optimal, 1,
-                                       table(), small_memory());
+  const GameReport fine = test::judge_game({IOIWARI_BINARY}, ioi_starts().front(),
+                                           Strategy::optimal, 1, table(), small_memory());
   CHECK(fine.verdict == Verdict::win);
   CHECK(fine.peak_memory_kb > 0);
   CHECK(fine.peak_memory_kb < 64 * 1024);
@@ -374,11 +380,13 @@ TEST_CASE("with isolation a player has no network, its own process numbers, and 
   REQUIRE(::getsockname(server, reinterpret_cast<sockaddr*>(&address), &length) == 0);
   const std::string port = std::to_string(ntohs(address.sin_port));
   RefereeLimits isolated = generous();
-  isolated.isolate = true;
+  isolated.isolation = Isolation::required;
+  RefereeLimits shared = generous();
+  shared.isolation = Isolation::off;
   const auto game = [&](std::vector<std::string> player, const RefereeLimits& limits) {
-    return referee_game(player, ioi_starts().front(), Strategy::optimal, 1, table(), limits);
+    return test::judge_game(player, ioi_starts().front(), Strategy::optimal, 1, table(), limits);
   };
-  const GameReport open = game({FAULTY_PLAYER, "network", port}, generous());
+  const GameReport open = game({FAULTY_PLAYER, "network", port}, shared);
   CHECK(open.verdict == Verdict::win);
   CHECK(open.player_errors == "network: connected\n");
   const GameReport closed = game({FAULTY_PLAYER, "network", port}, isolated);
@@ -424,7 +432,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
     const Board start = *Board::from_counts(c.start);
     INFO("start " << start);
     const GameReport report =
-        referee_game(plan.player, start, Strategy::optimal, 1, table(), plan.limits);
+        test::judge_game(plan.player, start, Strategy::optimal, 1, table(), plan.limits);
     CHECK(report.verdict == c.verdict);
     CHECK(report.bank1 == c.bank1);
     CHECK(report.bank2 == c.bank2);
@@ -433,19 +441,21 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
   }
   // The same three through the summary and the JSON document, pinned whole but for times and
   // memory, which vary: 2 + 0 + 4 points of 12.
-  const auto reports = run_games(plan, table());
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  const auto reports = run_games(plan, table(), *sandbox, {});
   std::ostringstream summary, json;
-  write_summary(summary, plan, reports, 5);
-  write_json(json, plan, reports);
+  write_summary(summary, plan, *sandbox, reports, 5);
+  write_json(json, plan, *sandbox, reports);
   std::string text = summary.str();
-  for (const char* key : {"slowest move: ", "most memory: "})
+  for (const char* key : {"contained: ", "slowest move: ", "most memory: "})
     text = test_support::replace_after(text, key, "\n", "?");
   CHECK(text ==
         "ioiwari referee: 3 games (3 starts x 1 strategies), 1 job\n"
         "limits: CPU time 30000 ms a move, 300000 ms a game, 30000 ms to exit after it; "
         "wall-clock time 5 times as long; 1024 MB of memory" +
-            std::string(test::kSanitized ? " (sampled only)" : "") +
-            "\n"
+            std::string(test::kSanitized ? " (no data limit)" : "") +
+            "; 64 processes\n"
+            "contained: ?\n"
             "  win                        1\n"
             "  tie                        1\n"
             "  loss                       1\n"
@@ -466,9 +476,9 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
             "not won: start 0 0 0 0 0 0 1, optimal, seed 2: loss; banks 0 1; moves 7\n"
             "not every game won\n");
   std::string document = json.str();
-  for (const char* key :
-       {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ", "\"peak_memory_kb\": ",
-        "\"cpu_ms\": ", "\"wall_ms\": ", "\"max_rss_kb\": "})
+  for (const char* key : {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ",
+                          "\"peak_memory_kb\": ", "\"cpu_ms\": ", "\"wall_ms\": ",
+                          "\"max_rss_kb\": ", "\"cgroups\": ", "\"users\": ", "\"isolated\": "})
     document = test_support::replace_after(document, key, ",}", "0");
   CHECK(
       document ==
@@ -476,7 +486,8 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
       "\"limits\": {\"move_cpu_ms\": 30000, \"game_cpu_ms\": 300000, \"exit_cpu_ms\": 30000, "
       "\"wall_factor\": 5, \"memory_mb\": 1024, \"data_limit\": " +
           std::string(test::kSanitized ? "false" : "true") +
-          ", \"max_line_bytes\": 64, \"isolate\": false}, "
+          ", \"max_line_bytes\": 64, \"processes\": 64}, "
+          "\"containment\": {\"cgroups\": 0, \"users\": 0, \"isolated\": 0}, "
           "\"verdicts\": {\"win\": 1, \"tie\": 1, \"loss\": 1, \"unreadable move\": 0, "
           "\"move out of range\": 0, \"empty pit\": 0, \"time limit\": 0, \"memory limit\": 0, "
           "\"exit before the end\": 0, \"output after the end\": 0, \"non-zero exit\": 0, "
@@ -585,7 +596,7 @@ TEST_CASE(
   const Ended ended = run_limited(
       IOIWARI_BINARY, test::referee_args({"--starts", "24", "--jobs", "256", "--", IOIWARI_BINARY}),
       [] {
-        const rlimit files{64, 64};  // soft and hard: the referee cannot raise it
+        const rlimit files{80, 80};  // soft and hard: the referee cannot raise it
         ::setrlimit(RLIMIT_NOFILE, &files);
       });
   INFO(ended.err);
@@ -595,6 +606,59 @@ TEST_CASE(
         "files for more games at once\n");
   CHECK(ended.out.find("24 games (24 starts x 1 strategies), 2 jobs") != std::string::npos);
   CHECK(ended.out.ends_with("every game won\n"));
+}
+
+TEST_CASE("the open-file limit is raised to its hard limit before --jobs is capped",
+          "[e2e][referee][hostile]") {
+  const Ended ended =
+      run_limited(IOIWARI_BINARY,
+                  test::referee_args({"--starts", "8", "--jobs", "8", "--", IOIWARI_BINARY}), [] {
+                    const rlimit files{64, 4096};  // too few for 8 games, until raised
+                    ::setrlimit(RLIMIT_NOFILE, &files);
+                  });
+  INFO(ended.err);
+  CHECK(ended.status == 0);
+  CHECK(ended.err.find("capped") == std::string::npos);
+  CHECK(ended.out.find("8 games (8 starts x 1 strategies), 8 jobs") != std::string::npos);
+}
+
+TEST_CASE("an unprivileged referee still keeps every player in, and says what it lacks",
+          "[e2e][referee][hostile][containment]") {
+  if (::geteuid() != 0) {
+    WARN("no test of an unprivileged referee: it needs root to switch to another user");
+    return;
+  }
+  // The binaries go where that user can run them.
+  test::TempFolder folder;
+  ::chmod(folder.path().c_str(), 0755);
+  const std::string binary = folder.file("ioiwari"), player = folder.file("faulty_player");
+  std::filesystem::copy_file(IOIWARI_BINARY, binary);
+  std::filesystem::copy_file(FAULTY_PLAYER, player);
+  ::chmod(binary.c_str(), 0755);
+  ::chmod(player.c_str(), 0755);
+  const uid_t nobody = 65534;
+  for (const char* mode : {"kill-keeper", "stop-keeper", "hold-keeper", "trace-keeper",
+                           "forge-report", "leader-exits", "write-referee"}) {
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-nobody-" + mode;
+    std::vector<std::string> args = test::referee_args({"--starts", "2", "--", player, mode, mark});
+    const Ended ended = run_limited(binary, args, [=] {
+      if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+        ::_exit(126);
+      }
+    });
+    INFO(mode << ": " << ended.err << ended.out);
+    REQUIRE(ended.status != 126);
+    // No cgroup for nobody: it says so once, and the keeper counts.
+    CHECK(ended.err.starts_with("ioiwari: referee: no cgroups ("));
+    CHECK(ended.out.find("(forged)") == std::string::npos);
+    if (std::string(mode) == "write-referee") {
+      CHECK(ended.status == 0);
+    } else {
+      CHECK(ended.status == 1);
+      CHECK(ended.out.find("  left processes behind      2\n") != std::string::npos);
+    }
+    CHECK(running_with(mark).empty());
+  }
 }
 
 TEST_CASE("when the system refuses processes the referee waits, and its failure is never a verdict",

@@ -132,9 +132,18 @@ constexpr Option kRefereeOptions[] = {
     {"--memory", "MB", Value::integer, "memory of the player's processes, mapped files not counted",
      "1024", 1, 1 << 20},
     {"--no-data-limit", "", Value::none,
-     "no kernel cap (RLIMIT_DATA) at twice --memory, for players that reserve more than they "
-     "use (AddressSanitizer, a JVM)"},
-    {"--isolate", "", Value::none, "run each player in new PID, network and IPC namespaces"},
+     "no kernel cap (RLIMIT_DATA) at twice --memory on each process, for players that reserve "
+     "more than they use (AddressSanitizer, a JVM)"},
+    {"--processes", "N", Value::integer,
+     "processes and threads of one game at once, the player's own included", "64", 1, 4096},
+    {"--user", "UID[:GID]", Value::text,
+     "as root, run the player of game slot k (0 to --jobs - 1) as user UID+k and group GID+k",
+     "61000:61000"},
+    {"--no-cgroups", "", Value::none,
+     "no cgroup for each game: the keeper counts and kills through /proc"},
+    {"--isolate", "", Value::none,
+     "refuse to run unless each player can have new PID, mount, network and IPC namespaces"},
+    {"--no-isolate", "", Value::none, "run players in the referee's own namespaces"},
     {"--max-line", "BYTES", Value::integer, "the longest move line read from the player", "64", 1,
      1 << 20},
     {"--show", "N", Value::integer, "failing games listed in the summary", "5", 0, 1'000'000},
@@ -142,11 +151,12 @@ constexpr Option kRefereeOptions[] = {
     {"--quiet", "", Value::none,
      "no progress line (drawn only where standard error is a terminal)"},
 };
+constexpr Conflict kRefereeConflicts[] = {{"--isolate", "--no-isolate"}};
 constexpr Exit kRefereeExits[] = {
     {static_cast<int>(RefereeExit::all_won), "every game won"},
     {static_cast<int>(RefereeExit::not_all_won), "not every game won"},
     {static_cast<int>(RefereeExit::usage),
-     "bad command line, a PLAYER that cannot be run, or --isolate refused"},
+     "bad command line, a PLAYER that cannot be run, --isolate refused, or --user not root"},
     {static_cast<int>(RefereeExit::failed),
      "the system refused pipes or processes, even after waiting: no game was judged"},
     kOutputExit,
@@ -265,21 +275,17 @@ constexpr Command kCommands[] = {
      {},
      kOpponentExits,
      run_opponent},
-    {"referee",
-     "run PLAYER as player 1, one process per game, and score it as the IOI did",
-     "Each game runs PLAYER below a keeper that kills everything it starts when the game is "
-     "judged, against opponent's play, and gives one verdict: win, tie, loss, or the fault "
+    {"referee", "run PLAYER as player 1, one process per game, and score it as the IOI did",
+     "Each game runs PLAYER in a cgroup of its own, as a user of its own when run as root, in "
+     "new namespaces where the kernel allows them, below a keeper; everything it starts is "
+     "killed when the game is judged. It plays against opponent's play and gets one verdict: "
+     "win, tie, loss, or the fault "
      "(unreadable move, move out of range, empty pit, time limit, memory limit, exit before the "
      "end, output after the end, non-zero exit, killed by a signal, left processes behind). A "
      "win scores 4 points, a tie 2. Limits are CPU time of the player's processes, and their "
      "memory that is not a mapped file.",
-     kRefereeOptions,
-     kRingAndTable,
-     Operands::command,
-     "PLAYER [ARGS...]",
-     {},
-     kRefereeExits,
-     run_referee},
+     kRefereeOptions, kRingAndTable, Operands::command, "PLAYER [ARGS...]", kRefereeConflicts,
+     kRefereeExits, run_referee},
     {"analyze",
      "the value of every move on a board, and the best line to the end",
      "The board is N counts (separate words, or one quoted word) or its code, the number in "

@@ -1,6 +1,7 @@
 // `ioiwari referee`: a player program judged over many games.
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <ostream>
 
 #include "ioiwari/cli/commands.hpp"
@@ -53,6 +54,24 @@ std::vector<Board> starts_of(const std::string& text, const std::vector<Board>& 
   return chosen;
 }
 
+// The users of --user: UID or UID:GID, each 1 to 2^31 - 1 - the most slots.
+UserRange users_of(const std::string& text) {
+  const auto colon = text.find(':');
+  const auto id = [&](std::string_view part) {
+    const Number number = parse_number(part);
+    constexpr long long kMost = 2147483647LL - kMostSlots;
+    if (number.kind != Number::Kind::integer || number.value < 1 || number.value > kMost) {
+      throw UsageError("--user is UID or UID:GID, each 1 to " + std::to_string(kMost) + ", not " +
+                       textio::quoted(text));
+    }
+    return number.value;
+  };
+  const long long uid = id(std::string_view(text).substr(0, colon));
+  const long long gid =
+      colon == std::string::npos ? uid : id(std::string_view(text).substr(colon + 1));
+  return {static_cast<uid_t>(uid), static_cast<gid_t>(gid)};
+}
+
 std::chrono::milliseconds milliseconds(const Parsed& parsed, std::string_view name) {
   return std::chrono::milliseconds(*parsed.number(name));
 }
@@ -75,26 +94,40 @@ int run_referee(Invocation& call) {
   limits.wall_factor = static_cast<int>(*parsed.number("--wall-factor"));
   limits.memory_mb = static_cast<std::uint64_t>(*parsed.number("--memory"));
   limits.data_limit = !parsed.flag("--no-data-limit");
-  limits.isolate = parsed.flag("--isolate");
+  limits.isolation = parsed.flag("--isolate")      ? Isolation::required
+                     : parsed.flag("--no-isolate") ? Isolation::off
+                                                   : Isolation::where_allowed;
+  limits.cgroups = !parsed.flag("--no-cgroups");
+  limits.processes = static_cast<int>(*parsed.number("--processes"));
+  if (parsed.given("--user")) limits.users = users_of(*parsed.text("--user"));
   limits.max_line_bytes = static_cast<std::size_t>(*parsed.number("--max-line"));
   const bool json = parsed.flag("--json");
   const bool quiet = parsed.flag("--quiet") || json;
 
-  // The player, and the isolation asked for, are tried once before any game: what cannot run
-  // is refused now, with one line, not judged hundreds of times.
+  // How the players are contained is decided once, with the player tried once as the games will
+  // run it: what cannot run is refused now, with one line, not judged hundreds of times; what
+  // the kernel does not allow is said once.
+  if (const auto cap = jobs_cap(plan.jobs)) {
+    call.complain("--jobs " + std::to_string(plan.jobs) + " capped at " + std::to_string(*cap) +
+                  ": this process may open too few files for more games at once");
+    plan.jobs = *cap;
+  }
+  std::unique_ptr<Sandbox> sandbox;
+  SandboxRequest request = sandbox_request(limits);
+  request.slots = plan.jobs;
   try {
-    check_player(plan.player, limits);
+    sandbox = std::make_unique<Sandbox>(plan.player, request);
+  } catch (const SandboxError& error) {
+    call.complain(error.what());
+    return static_cast<int>(RefereeExit::usage);
   } catch (const SpawnError& error) {
     call.complain((error.kind() == SpawnError::Kind::isolation ? "--isolate: " : "") +
                   std::string(error.what()));
     return static_cast<int>(error.kind() == SpawnError::Kind::resources ? RefereeExit::failed
                                                                         : RefereeExit::usage);
   }
-  if (const auto cap = jobs_cap(plan.jobs)) {
-    call.complain("--jobs " + std::to_string(plan.jobs) + " capped at " + std::to_string(*cap) +
-                  ": this process may open too few files for more games at once");
-    plan.jobs = *cap;
-  }
+  for (const std::string& note : sandbox->notes())
+    call.complain(note);
   const Table& table = setup.table(setup.start_rule().beads, quiet);
   Progress progress(call.err, call.environment.error_is_terminal && !quiet, "referee", "games",
                     plan.starts.size() * plan.strategies.size(), call.environment.progress_delay);
@@ -103,7 +136,7 @@ int run_referee(Invocation& call) {
   const StopOnSignals stop;
   plan.stop = &stop.flag();
   try {
-    reports = run_games(plan, table, [&](const GameReport& report, std::size_t done) {
+    reports = run_games(plan, table, *sandbox, [&](const GameReport& report, std::size_t done) {
       won += report.verdict == Verdict::win ? 1 : 0;
       progress.update(done,
                       std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
@@ -121,9 +154,9 @@ int run_referee(Invocation& call) {
   progress.clear();
   table.check_unchanged();
   if (json) {
-    write_json(call.out, plan, reports);
+    write_json(call.out, plan, *sandbox, reports);
   } else {
-    write_summary(call.out, plan, reports, static_cast<int>(*parsed.number("--show")));
+    write_summary(call.out, plan, *sandbox, reports, static_cast<int>(*parsed.number("--show")));
   }
   const bool all_won = std::all_of(reports.begin(), reports.end(),
                                    [](const GameReport& r) { return r.verdict == Verdict::win; });

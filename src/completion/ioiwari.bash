@@ -67,7 +67,8 @@ _ioiwari() {
     play) options="--first --second --start --seed --no-color --help $ring --table" ;;
     opponent) options="--start --seed --strategy --record --help $ring --table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
-                      --wall-factor --memory --no-data-limit --isolate --max-line --show --json
+                      --wall-factor --memory --no-data-limit --processes --user --no-cgroups
+                      --isolate --no-isolate --max-line --show --json
                       --quiet --help -- $ring --table" ;;
     analyze) options="--json --help $ring --table" ;;
     starts) options="--classes --json --quiet --help $ring --table" ;;

@@ -4,7 +4,9 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,8 +107,10 @@ struct LinuxDirent {
 
 }  // namespace
 
-// Appends the children of every thread of process `pid` to pids[count..max).
-void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max) {
+// Appends the children of every thread of process `pid` to pids[count..max), reading each
+// children file into `text`.
+void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max, char* text,
+                     std::size_t text_size) {
   char path[64];
   proc_path(path, sizeof path, "/proc/", pid, "/task");
   const int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -127,8 +131,7 @@ void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max
       if (!numeric) continue;
       char children_path[80];
       proc_path(children_path, sizeof children_path, "/proc/", pid, "/task/", tid, "/children");
-      char text[4096];
-      if (read_file(children_path, text, sizeof text) > 0) append_numbers(text, pids, count, max);
+      if (read_file(children_path, text, text_size) > 0) append_numbers(text, pids, count, max);
     }
   }
   ::close(dir);
@@ -136,57 +139,128 @@ void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max
 
 namespace {
 
-// Whether process `pid` is a zombie (ended, not yet reaped), or gone.
-bool ended(pid_t pid) {
-  char path[48];
-  proc_path(path, sizeof path, "/proc/", pid, "/stat");
+// Whether thread `tid` of process `pid` is a zombie (ended, not yet reaped), or gone.
+bool thread_ended(pid_t pid, long tid) {
+  char path[80];
+  proc_path(path, sizeof path, "/proc/", pid, "/task/", tid, "/stat");
   char text[512];
   if (read_file(path, text, sizeof text) <= 0) return true;
   const char* close = std::strrchr(text, ')');
   return close == nullptr || close[1] == '\0' || close[2] == 'Z' || close[2] == 'X';
 }
 
+}  // namespace
+
+bool any_thread_runs(pid_t pid) {
+  char path[64];
+  proc_path(path, sizeof path, "/proc/", pid, "/task");
+  const int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return false;
+  bool runs = false;
+  alignas(8) char entries[4096];
+  for (long bytes;
+       !runs && (bytes = ::syscall(SYS_getdents64, dir, entries, sizeof entries)) > 0;) {
+    for (long at = 0; at < bytes && !runs;) {
+      const auto* entry = reinterpret_cast<const LinuxDirent*>(entries + at);
+      at += entry->reclen;
+      long tid = 0;
+      bool numeric = entry->name[0] != '\0';
+      for (const char* c = entry->name; *c != '\0'; ++c) {
+        if (*c < '0' || *c > '9') numeric = false;
+        tid = tid * 10 + (*c - '0');
+      }
+      if (numeric && !thread_ended(pid, tid)) runs = true;
+    }
+  }
+  ::close(dir);
+  return runs;
+}
+
+namespace {
+
 // The processes below the calling process (itself single-threaded), breadth first.
 std::size_t descendants(pid_t* pids, std::size_t max) {
   std::size_t count = 0;
-  char text[4096];
+  // The keeper's alone (it has one thread): in its BSS, untouched until used.
+  static char text[kChildrenFileBytes];
   if (read_file("/proc/thread-self/children", text, sizeof text) > 0)
     append_numbers(text, pids, count, max);
   for (std::size_t next = 0; next < count; ++next)
-    append_children(pids[next], pids, count, max);
+    append_children(pids[next], pids, count, max, text, sizeof text);
   return count;
+}
+
+// How the program ended, once the keeper has reaped it.
+struct Ending {
+  bool reaped = false;
+  int status = 0;
+  rusage usage{};
+};
+
+// Reaps every child that has ended, without waiting; the program's status goes to `ending`.
+void reap(pid_t program, Ending& ending) {
+  for (;;) {
+    int status = 0;
+    rusage usage{};
+    const pid_t pid = ::wait4(-1, &status, WNOHANG, &usage);
+    if (pid < 0 && errno == EINTR) continue;
+    if (pid <= 0) return;
+    if (pid == program) ending = {true, status, usage};
+  }
 }
 
 // Kills every process below the caller and reaps those that were its children, until none is
 // left. In a namespace of its own the caller is its init, and kill(-1) reaches them all at once.
-void kill_everything(bool isolated) {
-  pid_t pids[kMostProcesses];
+void kill_everything(bool isolated, pid_t program, Ending& ending) {
+  static pid_t pids[kMostProcesses];
   for (int round = 0; round < 10000; ++round) {
     if (isolated) ::kill(-1, SIGKILL);
     const std::size_t count = descendants(pids, kMostProcesses);
     for (std::size_t i = 0; i < count; ++i)
       ::kill(pids[i], SIGKILL);
-    int status = 0;
-    while (::waitpid(-1, &status, WNOHANG) > 0) {
-    }
-    if (count == 0 && ::waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD) return;
+    reap(program, ending);
+    if (count == 0 && ::waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
     const timespec pause{0, 200'000};  // a killed process needs a moment to die
     ::nanosleep(&pause, nullptr);
   }
 }
 
-[[noreturn]] void start_program(const KeeperPlan& plan) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // it dies with its keeper
+[[noreturn]] void start_program(const KeeperPlan& plan, pid_t keeper) {
+  // Into the game's cgroup first: from here on the kernel counts everything it and its
+  // processes do, and they cannot leave.
+  for (int i = 0; i < plan.join_count; ++i) {
+    if (::write(plan.join[i], "0", 1) != 1) {
+      tell(plan.start_write, 'c', errno);
+      ::_exit(127);
+    }
+  }
   ::setpgid(0, 0);
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   for (int signal = 1; signal < NSIG; ++signal) {
     if (signal != SIGKILL && signal != SIGSTOP) ::sigaction(signal, &default_action, nullptr);
   }
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (plan.set_data) ::setrlimit(RLIMIT_DATA, &plan.data);
   if (plan.set_cpu) ::setrlimit(RLIMIT_CPU, &plan.cpu);
+  if (plan.set_nproc) ::setrlimit(RLIMIT_NPROC, &plan.nproc);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  // By system call: the C library's setgroups and setres*id change every thread of what it takes
+  // for the process, and would wait for threads a clone did not copy.
+  if (plan.set_user && (::syscall(SYS_setgroups, 0, nullptr) != 0 ||
+                        ::syscall(SYS_setresgid, plan.run_gid, plan.run_gid, plan.run_gid) != 0 ||
+                        ::syscall(SYS_setresuid, plan.run_uid, plan.run_uid, plan.run_uid) != 0)) {
+    tell(plan.start_write, 'u', errno);
+    ::_exit(127);
+  }
+  // Nothing it runs gains privileges (no set-user-ID program, no file capability).
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  // It dies with its keeper. After the change of user, which clears this.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != keeper) ::_exit(127);  // the keeper died before the line above
   // Out of the way first, so that moving one onto 0..3 cannot close another.
   const int in = ::fcntl(plan.stdin_read, F_DUPFD_CLOEXEC, 10);
   const int out = ::fcntl(plan.stdout_write, F_DUPFD_CLOEXEC, 10);
@@ -204,58 +278,83 @@ void kill_everything(bool isolated) {
   ::_exit(127);
 }
 
-// Closes every descriptor but `a` and `b`.
-void close_all_but(int a, int b) {
-  if (a > b) std::swap(a, b);
-  if (a > 0) ::close_range(0, static_cast<unsigned>(a) - 1, 0);
-  if (b > a + 1) ::close_range(static_cast<unsigned>(a) + 1, static_cast<unsigned>(b) - 1, 0);
-  ::close_range(static_cast<unsigned>(b) + 1, ~0U, 0);
+// Closes every descriptor but those of `keep` (ascending).
+void close_all_but(int a, int b, int c) {
+  int keep[3] = {a, b, c};
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (keep[j] < keep[i]) std::swap(keep[i], keep[j]);
+  unsigned from = 0;
+  for (int fd : keep) {
+    if (fd < 0) continue;
+    if (static_cast<unsigned>(fd) > from) ::close_range(from, static_cast<unsigned>(fd) - 1, 0);
+    from = static_cast<unsigned>(fd) + 1;
+  }
+  ::close_range(from, ~0U, 0);
 }
 
-// Starts the program, waits until it ends or until the control pipe closes, kills everything
-// left below, and reports.
+void send_report(int fd, const Ending& ending, int left_behind) {
+  KeeperReport report{};
+  report.signaled = WIFSIGNALED(ending.status) ? 1 : 0;
+  report.number = WIFSIGNALED(ending.status) ? WTERMSIG(ending.status) : WEXITSTATUS(ending.status);
+  report.left_behind = left_behind;
+  report.max_rss_kb = ending.usage.ru_maxrss;
+  [[maybe_unused]] const auto written = ::write(fd, &report, sizeof report);
+}
+
+// Starts the program and reaps what ends below (it is the subreaper, or the namespace's init).
+// In a cgroup, it reports as soon as the program is reaped and goes on reaping until the
+// referee, which counts and kills through the cgroup, closes the control pipe. Without one, it
+// counts what the program left running when it exited, kills everything below, and reports.
 [[noreturn]] void keep(const KeeperPlan& plan) {
-  const pid_t program = ::fork();
+  sigset_t child_signals;
+  sigemptyset(&child_signals);
+  sigaddset(&child_signals, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &child_signals, nullptr);
+  const int ended_fd = ::signalfd(-1, &child_signals, SFD_CLOEXEC | SFD_NONBLOCK);
+  const pid_t me = ::getpid();
+  // The C library's fork() takes its own locks, which a raw clone (start_isolated) left in any
+  // state: a fork by system call alone.
+  const auto program =
+      static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr));
   if (program < 0) {
     tell(plan.start_write, 'r', errno);
     ::_exit(1);
   }
-  if (program == 0) start_program(plan);
-  close_all_but(plan.control_read, plan.report_write);
-  const int ended_fd = static_cast<int>(::syscall(SYS_pidfd_open, program, 0));
-  siginfo_t info{};
-  bool exited = false;
+  if (program == 0) start_program(plan, me);
+  close_all_but(plan.control_read, plan.report_write, ended_fd);
+  Ending ending;
+  bool reported = false;
+  const bool in_cgroup = plan.join_count > 0;
   for (;;) {
     pollfd fds[2] = {{plan.control_read, POLLIN, 0}, {ended_fd, POLLIN, 0}};
-    // Without pidfd (before Linux 5.3), look every few milliseconds.
+    // Without a signalfd, look every few milliseconds.
     const int ready = ::poll(fds, ended_fd >= 0 ? 2 : 1, ended_fd >= 0 ? -1 : 5);
     if (ready < 0 && errno != EINTR) break;
-    info = {};
-    if (::waitid(P_PID, static_cast<id_t>(program), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == program) {
-      exited = true;
-      break;
+    if (ended_fd >= 0 && fds[1].revents != 0) {
+      signalfd_siginfo drained[16];
+      while (::read(ended_fd, drained, sizeof drained) > 0) {
+      }
     }
+    reap(program, ending);
+    if (ending.reaped && in_cgroup && !reported) {
+      send_report(plan.report_write, ending, 0);
+      reported = true;
+    }
+    if (ending.reaped && !in_cgroup) break;
     if (fds[0].revents != 0) break;  // the referee is done with it
   }
-  KeeperReport report{};
-  if (!exited) ::kill(program, SIGKILL);
-  int status = 0;
-  rusage usage{};
-  while (::wait4(program, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
-  report.signaled = WIFSIGNALED(status) ? 1 : 0;
-  report.number = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-  report.max_rss_kb = usage.ru_maxrss;
-  if (exited) {
+  int left_behind = 0;
+  if (ending.reaped && !in_cgroup) {
     // Whatever still runs below was started by the program and left behind.
-    pid_t pids[kMostProcesses];
+    static pid_t pids[kMostProcesses];
     const std::size_t count = descendants(pids, kMostProcesses);
     for (std::size_t i = 0; i < count; ++i)
-      report.left_behind += ended(pids[i]) ? 0 : 1;
+      left_behind += any_thread_runs(pids[i]) ? 1 : 0;
   }
-  kill_everything(plan.isolate);
-  [[maybe_unused]] const auto written = ::write(plan.report_write, &report, sizeof report);
+  if (!ending.reaped) ::kill(program, SIGKILL);
+  kill_everything(plan.isolate, program, ending);
+  if (!reported) send_report(plan.report_write, ending, left_behind);
   ::_exit(0);
 }
 
@@ -275,47 +374,64 @@ void close_all_but(int a, int b) {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != plan.parent) ::_exit(1);  // the referee died before the line above
+  // The referee died before the line above. (In a PID namespace of its own the keeper cannot
+  // see its parent; a dead referee shows there as its control pipe closing.)
+  if (!plan.isolate && ::getppid() != plan.parent) ::_exit(1);
+  // No process of the player's user may trace the keeper or open its descriptors.
+  ::prctl(PR_SET_DUMPABLE, 0);
   if (!plan.isolate) {
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     keep(plan);
   }
-  // New namespaces: network and IPC at once, and the next child is the init of a new PID
-  // namespace. A user who may not make them alone may within a user namespace of their own.
-  const int flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
-  if (::unshare(flags) != 0) {
-    const int refused = errno;
-    if (::unshare(flags | CLONE_NEWUSER) != 0) {
-      tell(plan.start_write, 'i', refused);
-      ::_exit(1);
-    }
+  // It was started as the init of new PID, mount and IPC namespaces (and a network one, unless
+  // it joins the slot's), within a user namespace of its own where the referee may not make
+  // them alone (then it maps its own user, and only it).
+  if (plan.user_namespace) {
     char map[64];
     proc_path(map, sizeof map, "", static_cast<long>(plan.uid), " ", static_cast<long>(plan.uid),
               " 1\n");
     char group_map[64];
     proc_path(group_map, sizeof group_map, "", static_cast<long>(plan.gid), " ",
               static_cast<long>(plan.gid), " 1\n");
-    if (!write_file("/proc/self/setgroups", "deny") || !write_file("/proc/self/uid_map", map) ||
-        !write_file("/proc/self/gid_map", group_map)) {
-      tell(plan.start_write, 'i', errno);
+    // A process that is not dumpable cannot write its own maps: for this moment only, before
+    // the program exists, it is.
+    ::prctl(PR_SET_DUMPABLE, 1);
+    const bool mapped = write_file("/proc/self/setgroups", "deny") &&
+                        write_file("/proc/self/uid_map", map) &&
+                        write_file("/proc/self/gid_map", group_map);
+    const int error = errno;
+    ::prctl(PR_SET_DUMPABLE, 0);
+    if (!mapped) {
+      tell(plan.start_write, 'i', error);
       ::_exit(1);
     }
   }
-  const pid_t init = ::fork();
-  if (init < 0) {
-    tell(plan.start_write, 'r', errno);
+  if (plan.network >= 0 && ::setns(plan.network, CLONE_NEWNET) != 0) {
+    tell(plan.start_write, 'i', errno);
     ::_exit(1);
   }
-  if (init == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    keep(plan);  // as the namespace's init
+  // Its own /proc, which shows the namespace's processes only; nothing it mounts reaches the
+  // mounts outside.
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+      ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+    tell(plan.start_write, 'i', errno);
+    ::_exit(1);
   }
-  // Outside, this process only waits for the init: when it ends, so does the namespace.
-  ::close_range(0, ~0U, 0);
-  int status = 0;
-  while (::waitpid(init, &status, 0) < 0 && errno == EINTR) {
+  keep(plan);  // as the namespace's init
+}
+
+pid_t start_isolated(KeeperPlan& plan) {
+  // clone() without a stack is fork() with flags: the child goes on from here, on a copy.
+  const unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC |
+                              (plan.network >= 0 ? 0UL : static_cast<unsigned long>(CLONE_NEWNET));
+  plan.user_namespace = false;
+  long pid = ::syscall(SYS_clone, SIGCHLD | flags, nullptr, nullptr, nullptr, nullptr);
+  if (pid < 0 && errno == EPERM) {
+    plan.user_namespace = true;
+    pid = ::syscall(SYS_clone, SIGCHLD | flags | CLONE_NEWUSER, nullptr, nullptr, nullptr, nullptr);
+    if (pid < 0) errno = errno == EINVAL ? EPERM : errno;
   }
-  ::_exit(0);
+  return static_cast<pid_t>(pid);
 }
 
 }  // namespace ioiwari::keeping

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -100,11 +101,29 @@ std::string resolve(const std::string& program) {
 }
 
 // The processes that `pid` started and that still are its children.
+// The whole text of a file under /proc, read plainly; "" when it cannot be read.
+std::string read_proc(const std::string& path) {
+  std::string text;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(got));
+  ::close(fd);
+  return text;
+}
+
+// The children of every thread of process `pid`, each children file read whole.
 std::vector<pid_t> children_of(pid_t pid) {
-  std::vector<pid_t> pids(kMostProcesses);
-  std::size_t count = 0;
-  append_children(pid, pids.data(), count, pids.size());
-  pids.resize(count);
+  std::vector<pid_t> pids;
+  const std::string task = "/proc/" + std::to_string(pid) + "/task/";
+  std::error_code error;
+  for (std::filesystem::directory_iterator entry(task, error), end; !error && entry != end;
+       entry.increment(error)) {
+    std::istringstream numbers(read_proc(entry->path().string() + "/children"));
+    for (long child; numbers >> child;)
+      pids.push_back(static_cast<pid_t>(child));
+  }
   return pids;
 }
 
@@ -157,7 +176,8 @@ std::chrono::nanoseconds ticks(std::uint64_t count) {
 
 }  // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containment& containment) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containment& containment)
+    : containment_(containment) {
   static const bool sigpipe_ignored = [] {
     ::signal(SIGPIPE, SIG_IGN);
     return true;
@@ -196,8 +216,23 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
       plan.report_write = report.write;
       plan.parent = ::getpid();
       plan.isolate = containment.isolate;
+      plan.network = containment.network;
       plan.uid = ::geteuid();
       plan.gid = ::getegid();
+      std::vector<int> join;
+      if (containment.cgroup != nullptr) join = containment.cgroup->join_descriptors();
+      plan.join = join.data();
+      plan.join_count = static_cast<int>(join.size());
+      if (containment.user) {
+        plan.set_user = true;
+        plan.run_uid = containment.user->uid;
+        plan.run_gid = containment.user->gid;
+        if (containment.processes > 0) {
+          plan.set_nproc = true;
+          const auto most = static_cast<rlim_t>(containment.processes);
+          plan.nproc = {most, most};
+        }
+      }
       if (containment.data_limit_bytes > 0) {
         plan.set_data = true;
         plan.data = {containment.data_limit_bytes, containment.data_limit_bytes};
@@ -207,27 +242,51 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
         const auto seconds = static_cast<rlim_t>(containment.cpu_limit.count());
         plan.cpu = {seconds, seconds + 1};
       }
-      keeper_ = ::fork();
+      keeper_ = plan.isolate ? start_isolated(plan) : ::fork();
+      if (keeper_ < 0 && plan.isolate && !transient(errno)) {
+        const int refusal = errno;
+        keeper_ = -1;
+        throw SpawnError(SpawnError::Kind::isolation,
+                         std::string("cannot make new namespaces: ") + std::strerror(refusal));
+      }
       if (keeper_ < 0) {
         refused = errno;
         what = "fork";
       } else if (keeper_ == 0) {
         keeper(plan);
       } else {
+        keeper_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, keeper_, 0));
         // The keeper's ends are its own now: ours go, so that every pipe ends when it does.
         for (int* end :
              {&input.read, &output.write, &error.write, &start.write, &control.read, &report.write})
           close_fd(*end);
+        // The start pipe closes at the program's exec, or brings why it failed. A keeper that
+        // says neither in time is killed: nothing waits on it without a limit.
         StartFailure failure{};
-        ssize_t n;
-        do {
+        ssize_t n = -1;
+        const auto started_by = Clock::now() + kSpawnPatience;
+        for (;;) {
+          const auto left =
+              std::chrono::duration_cast<std::chrono::milliseconds>(started_by - Clock::now());
+          pollfd fd{start.read, POLLIN, 0};
+          if (left.count() <= 0 || ::poll(&fd, 1, static_cast<int>(left.count())) == 0) break;
           n = ::read(start.read, &failure, sizeof failure);
-        } while (n < 0 && errno == EINTR);
+          if (n >= 0 || errno != EINTR) break;
+        }
         std::swap(in_, input.write);
         std::swap(out_, output.read);
         std::swap(err_, error.read);
         std::swap(report_, report.read);
         std::swap(control_, control.write);
+        if (n < 0) {
+          kill();
+          close_fd(in_);
+          close_fd(out_);
+          close_fd(err_);
+          throw SpawnError(SpawnError::Kind::resources,
+                           "the keeper did not start '" + argv[0] + "' within " +
+                               std::to_string(kSpawnPatience.count()) + " s");
+        }
         if (n == static_cast<ssize_t>(sizeof failure)) {
           kill();
           close_fd(in_);
@@ -242,20 +301,26 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
                 SpawnError::Kind::isolation,
                 std::string("cannot make new namespaces: ") + std::strerror(failure.error));
           }
+          if (failure.tag == 'c') {
+            throw SpawnError(
+                SpawnError::Kind::cgroup,
+                std::string("cannot join the game's cgroup: ") + std::strerror(failure.error));
+          }
+          if (failure.tag == 'u') {
+            throw SpawnError(SpawnError::Kind::user, "cannot run '" + argv[0] + "' as user " +
+                                                         std::to_string(containment.user->uid) +
+                                                         ": " + std::strerror(failure.error));
+          }
           refused = failure.error;
           what = "fork";
           keeper_ = -1;
+          close_fd(keeper_fd_);
           reaped_ = false;
           status_.reset();
           left_behind_ = 0;
         } else {
-          // The program is below the keeper, or below the namespace's init under it.
-          root_ = keeper_;
-          std::vector<pid_t> below = children_of(keeper_);
-          if (containment.isolate && !below.empty()) {
-            root_ = below.front();
-            below = children_of(root_);
-          }
+          // The program is below the keeper (which may be a namespace's init).
+          const std::vector<pid_t> below = children_of(keeper_);
           program_ = below.empty() ? -1 : below.front();
           return;
         }
@@ -315,7 +380,11 @@ void ChildProcess::take_report() {
     return;
   }
   status_ = ExitStatus{report.signaled != 0, report.number};
-  left_behind_ = report.left_behind;
+  // In a cgroup the kernel's count, not the keeper's word: whatever is in the group now, the
+  // program being reaped, was left behind.
+  left_behind_ = containment_.cgroup != nullptr
+                     ? static_cast<int>(containment_.cgroup->processes().size())
+                     : report.left_behind;
   max_rss_kb_ = static_cast<std::uint64_t>(std::max<std::int64_t>(report.max_rss_kb, 0));
 }
 
@@ -359,6 +428,15 @@ ChildProcess::Read ChildProcess::read_line(std::string& line, Clock::time_point 
       return Read::line;
     }
     if (output_.size() > max_bytes) return Read::too_long;
+    if (status_ && out_ >= 0) {
+      // The program has ended: what it wrote is all in the pipe now. Whatever else holds the
+      // pipe open was left behind, and is not the player.
+      for (pollfd fd{out_, POLLIN, 0};
+           out_ >= 0 && output_.size() <= max_bytes && ::poll(&fd, 1, 0) > 0; fd.fd = out_)
+        drain(out_, output_, SIZE_MAX);
+      close_fd(out_);
+      continue;
+    }
     if (out_ < 0) {
       if (output_.empty()) return Read::end;
       line = std::move(output_);
@@ -376,36 +454,62 @@ std::optional<ExitStatus> ChildProcess::wait_until(Clock::time_point deadline) {
   return status_;
 }
 
-void ChildProcess::kill() {
-  if (keeper_ <= 0 || reaped_) return;
-  // The keeper kills the program and everything below it, then reports and ends.
-  close_fd(control_);
-  if (report_ >= 0) {
-    pollfd fd{report_, POLLIN, 0};
-    int ready;
-    do {
-      ready = ::poll(&fd, 1, 30'000);
-    } while (ready < 0 && errno == EINTR);
-    if (ready > 0) {
-      take_report();
+bool ChildProcess::reap_keeper(Clock::time_point deadline) {
+  for (;;) {
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(keeper_), &info, WEXITED | WNOHANG) == 0 &&
+        info.si_pid == keeper_) {
+      return true;
+    }
+    if (errno == ECHILD) return true;  // reaped already
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    if (keeper_fd_ >= 0) {
+      pollfd fd{keeper_fd_, POLLIN, 0};
+      ::poll(&fd, 1, static_cast<int>(std::min<long long>(left, 100)));
     } else {
-      ::kill(keeper_, SIGKILL);  // it did not answer: its namespace, if any, dies with it
+      ::poll(nullptr, 0, 1);
     }
   }
-  int status = 0;
-  while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
+}
+
+void ChildProcess::kill() {
+  if (keeper_ <= 0 || reaped_) return;
+  // The kernel kills the group first: nothing the program started can outlast the keeper.
+  if (containment_.cgroup != nullptr) containment_.cgroup->kill(kKillPatience);
+  // The keeper kills the program and everything below it, then reports and ends.
+  close_fd(control_);
+  const auto patience = Clock::now() + kKillPatience;
+  while (report_ >= 0 && Clock::now() < patience) {
+    pollfd fd{report_, POLLIN, 0};
+    if (::poll(&fd, 1, 50) > 0) take_report();
+  }
+  if (!reap_keeper(patience)) {
+    // It did not end: it dies now, and its namespace, if any, with it.
+    ::kill(keeper_, SIGKILL);
+    reap_keeper(Clock::now() + kKillPatience);
   }
   if (!status_) status_ = ExitStatus{true, SIGKILL};
   close_fd(report_);
+  close_fd(keeper_fd_);
   reaped_ = true;
 }
 
 Usage ChildProcess::usage() const {
   Usage usage;
   if (keeper_ <= 0 || reaped_) return usage;
-  // The root of the program's tree: the keeper, or the namespace's init below it. Its reaped
+  if (containment_.cgroup != nullptr) {
+    const CgroupUsage counted = containment_.cgroup->usage();
+    usage.cpu = counted.cpu;
+    usage.memory_kb = counted.memory_kb;
+    usage.oom_kills = counted.oom_kills;
+    usage.processes = static_cast<int>(containment_.cgroup->processes().size());
+    return usage;
+  }
+  // The root of the program's tree is the keeper (a namespace's init, or a subreaper). Its reaped
   // children's time holds the program's once it has ended, and every orphan's it reaped.
-  const pid_t root = root_;
+  const pid_t root = keeper_;
   std::vector<pid_t> tree = children_of(root);
   for (std::size_t next = 0; next < tree.size() && tree.size() < kMostProcesses; ++next) {
     for (pid_t child : children_of(tree[next]))
@@ -426,7 +530,8 @@ Usage ChildProcess::usage() const {
       }
     }
     usage.cpu += own;
-    if (stat->zombie) continue;
+    // A process whose first thread has ended still runs while another thread does.
+    if (!any_thread_runs(pid)) continue;
     usage.memory_kb += private_memory_kb(pid);
     ++usage.processes;
   }
@@ -434,24 +539,15 @@ Usage ChildProcess::usage() const {
 }
 
 std::optional<std::string> isolation_refused() {
-  const pid_t child = ::fork();
-  if (child < 0) return std::string("fork: ") + std::strerror(errno);
-  if (child == 0) {
-    const int flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
-    if (::unshare(flags) == 0) ::_exit(0);
-    const int refused = errno;
-    if (::unshare(flags | CLONE_NEWUSER) == 0) ::_exit(0);
-    ::_exit(refused > 0 && refused < 256 ? refused : 255);
+  try {
+    Containment containment;
+    containment.isolate = true;
+    ChildProcess probe({"/bin/sh", "-c", "exit 0"}, containment);
+    probe.kill();
+    return std::nullopt;
+  } catch (const SpawnError& error) {
+    return std::string("this system does not let the referee isolate a player: ") + error.what();
   }
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
-  const int error = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
-  return std::string(
-             "this system does not let the referee make new PID, network and IPC "
-             "namespaces (") +
-         std::strerror(error) + ")";
 }
 
 }  // namespace ioiwari

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "ioiwari/core/match.hpp"
+#include "ioiwari/input/reading.hpp"
 #include "ioiwari/input/token.hpp"
 #include "ioiwari/judge/process.hpp"
 
@@ -67,19 +68,6 @@ std::string ms_text(std::chrono::nanoseconds time) {
          " ms";
 }
 
-// How the player is contained: what the kernel enforces, below what the referee samples.
-Containment containment_for(const RefereeLimits& limits) {
-  Containment containment;
-  containment.isolate = limits.isolate;
-  // Twice the limit: a player growing past the limit is seen by a sample and judged before the
-  // kernel refuses it anything.
-  if (limits.data_limit) containment.data_limit_bytes = 2 * limits.memory_mb * 1024 * 1024;
-  // A backstop for a referee that stops looking: the game's CPU time and a second.
-  const auto all = limits.per_game + limits.after_end;
-  containment.cpu_limit = std::chrono::ceil<std::chrono::seconds>(all) + std::chrono::seconds(1);
-  return containment;
-}
-
 // One game's watch over its player: its CPU time, its memory, and the clock, checked at each
 // move and between samples while it thinks.
 class Watch {
@@ -94,7 +82,7 @@ class Watch {
   Over check(std::chrono::nanoseconds since, std::chrono::milliseconds limit,
              std::chrono::nanoseconds game_limit, Clock::time_point wall_deadline) {
     sample();
-    if (memory_kb_ > limits_.memory_mb * 1024) return Over::memory;
+    if (memory_kb_ > limits_.memory_mb * 1024 || oom_kills_ > 0) return Over::memory;
     if (cpu_ - since >= limit || cpu_ >= game_limit) return Over::cpu;
     if (Clock::now() >= wall_deadline) return Over::wall;
     return Over::no;
@@ -115,8 +103,10 @@ class Watch {
     const Usage usage = child_.usage();
     cpu_ = std::max(cpu_, usage.cpu);
     memory_kb_ = usage.memory_kb;
+    oom_kills_ = std::max(oom_kills_, usage.oom_kills);
     peak_kb_ = std::max(peak_kb_, memory_kb_);
   }
+  std::uint64_t oom_kills() const { return oom_kills_; }
 
   std::chrono::nanoseconds cpu() const { return cpu_; }
   std::uint64_t memory_kb() const { return memory_kb_; }
@@ -133,7 +123,7 @@ class Watch {
   const std::function<bool()>& stopped_;
   Clock::time_point started_;
   std::chrono::nanoseconds cpu_{0};
-  std::uint64_t memory_kb_ = 0, peak_kb_ = 0;
+  std::uint64_t memory_kb_ = 0, peak_kb_ = 0, oom_kills_ = 0;
 };
 
 // Why a player went over a limit, for the report's detail.
@@ -147,6 +137,11 @@ std::string over_text(Watch::Over over, const Watch& watch, std::chrono::millise
       return std::string(what) + ": nothing within " + ms_text(watch.wall(cpu_limit)) +
              " of wall-clock time (it used " + ms_text(watch.cpu()) + " of CPU time)";
     case Watch::Over::memory:
+      if (watch.oom_kills() > 0) {
+        return std::string(what) + ": the kernel killed a process at the cap of " +
+               std::to_string(2 * limits.memory_mb) + " MB; the limit is " +
+               std::to_string(limits.memory_mb) + " MB";
+      }
       return std::string(what) + ": its processes held " +
              std::to_string(watch.memory_kb() / 1024) + " MB; the limit is " +
              std::to_string(limits.memory_mb) + " MB";
@@ -156,147 +151,237 @@ std::string over_text(Watch::Over over, const Watch& watch, std::chrono::millise
   return std::string(what);
 }
 
-}  // namespace
+// One refereed game: the player's process, its watch, the match, and the report they fill.
+class RefereedGame {
+ public:
+  RefereedGame(const std::vector<std::string>& player, const Board& start, Strategy strategy,
+               std::uint64_t seed, const Table& table, const RefereeLimits& limits,
+               const Sandbox::Box& box, const std::function<bool()>& stopped)
+      : table_(table),
+        limits_(limits),
+        strategy_(strategy),
+        random_(seed),
+        game_(start),
+        child_(player, box.containment),
+        watch_(child_, limits, stopped),
+        game_wall_(watch_.started() + watch_.wall(limits.per_game)) {
+    report_.start = start;
+    report_.strategy = strategy;
+    report_.seed = seed;
+  }
 
-GameReport referee_game(const std::vector<std::string>& player, const Board& start,
-                        Strategy strategy, std::uint64_t seed, const Table& table,
-                        const RefereeLimits& limits, const std::function<bool()>& stopped) {
-  GameReport report;
-  report.start = start;
-  report.strategy = strategy;
-  report.seed = seed;
-  Random random(seed);
-  Match game(start);
-  ChildProcess child(player, containment_for(limits));
-  Watch watch(child, limits, stopped);
-  const auto game_wall = watch.started() + watch.wall(limits.per_game);
-  std::ostringstream start_line;
-  start_line << start << '\n';
-  child.write(start_line.str());
-  watch.sample();  // it has started: a first look, for a game too short for any other
+  GameReport play() {
+    std::ostringstream start_line;
+    start_line << report_.start << '\n';
+    child_.write(start_line.str());
+    watch_.sample();  // it has started: a first look, for a game too short for any other
+    while (!game_.over()) {
+      if (game_.to_move() == Player::second) {
+        answer();
+        continue;
+      }
+      if (auto verdict = their_move()) return finish(std::move(*verdict));
+    }
+    return finish(after_the_end());
+  }
 
-  const auto finish = [&](Verdict verdict, std::string detail) {
-    report.verdict = verdict;
-    report.detail = std::move(detail);
-    child.kill();
-    report.player_errors = child.error_output();
-    report.cpu = watch.cpu();
-    report.peak_memory_kb = watch.peak_kb();
-    report.max_rss_kb = child.max_rss_kb();
-    report.wall = Clock::now() - watch.started();
-    return report;
+ private:
+  struct Judged {
+    Verdict verdict;
+    std::string detail;
   };
-  const auto verdict_of = [](Watch::Over over) {
+
+  void record(Pit pit) {
+    game_.play(pit);
+    report_.moves.push_back(pit);
+    report_.bank1 = game_.bank(Player::first);
+    report_.bank2 = game_.bank(Player::second);
+  }
+
+  // The strategy's move, played and written (a closed pipe shows at the next read).
+  void answer() {
+    const Pit pit = choose_move(strategy_, game_.board(), table_, random_);
+    record(pit);
+    child_.write(std::to_string(pit.label()) + "\n");
+  }
+
+  static Verdict verdict_of(Watch::Over over) {
     return over == Watch::Over::memory ? Verdict::memory_limit : Verdict::timeout;
-  };
+  }
+
   // Reads the player's next line within `cpu_limit` of CPU time from `asked_cpu` (and its
-  // wall-clock counterpart from now, within the game's), sampling meanwhile.
-  std::string line;
-  Watch::Over over = Watch::Over::no;
-  const auto read = [&](std::chrono::nanoseconds asked_cpu, std::chrono::milliseconds cpu_limit,
-                        std::chrono::nanoseconds game_limit, Clock::time_point game_deadline) {
-    const auto wall_deadline = std::min(Clock::now() + watch.wall(cpu_limit), game_deadline);
+  // wall-clock counterpart from now, within `deadline`), sampling meanwhile; `over_` says
+  // which limit, if any, it went past.
+  ChildProcess::Read read(std::chrono::nanoseconds asked_cpu, std::chrono::milliseconds cpu_limit,
+                          std::chrono::nanoseconds game_limit, Clock::time_point deadline) {
+    const auto wall_deadline = std::min(Clock::now() + watch_.wall(cpu_limit), deadline);
     for (;;) {
-      const auto left = std::min<std::chrono::nanoseconds>(cpu_limit - (watch.cpu() - asked_cpu),
-                                                           game_limit - watch.cpu());
+      const auto left = std::min<std::chrono::nanoseconds>(cpu_limit - (watch_.cpu() - asked_cpu),
+                                                           game_limit - watch_.cpu());
       const auto result =
-          child.read_line(line, watch.next_look(left, wall_deadline), limits.max_line_bytes);
+          child_.read_line(line_, watch_.next_look(left, wall_deadline), limits_.max_line_bytes);
       if (result != ChildProcess::Read::timeout) {
-        over = watch.check(asked_cpu, cpu_limit, game_limit, Clock::time_point::max());
+        over_ = watch_.check(asked_cpu, cpu_limit, game_limit, Clock::time_point::max());
         return result;
       }
-      over = watch.check(asked_cpu, cpu_limit, game_limit, wall_deadline);
-      if (over != Watch::Over::no) return result;
+      over_ = watch_.check(asked_cpu, cpu_limit, game_limit, wall_deadline);
+      if (over_ != Watch::Over::no) return result;
     }
-  };
+  }
 
-  while (!game.over()) {
-    const std::string where = "move " + std::to_string(game.move_number());
-    if (game.to_move() == Player::second) {
-      const Pit pit = choose_move(strategy, game.board(), table, random);
-      game.play(pit);
-      report.moves.push_back(pit);
-      report.bank1 = game.bank(Player::first);
-      report.bank2 = game.bank(Player::second);
-      child.write(std::to_string(pit.label()) + "\n");  // a closed pipe shows at the next read
-      continue;
+  // Waits for the player to exit until `cpu_limit` of CPU time from `since`, or its wall-clock
+  // counterpart, sampling meanwhile: a player that closes its output and computes on is
+  // charged for it.
+  std::optional<ExitStatus> wait_exit(std::chrono::nanoseconds since,
+                                      std::chrono::milliseconds cpu_limit) {
+    const auto wall_deadline = Clock::now() + watch_.wall(cpu_limit);
+    for (;;) {
+      const auto left = cpu_limit - (watch_.cpu() - since);
+      const auto status = child_.wait_until(watch_.next_look(left, wall_deadline));
+      over_ = watch_.check(since, cpu_limit, std::chrono::nanoseconds::max(),
+                           status ? Clock::time_point::max() : wall_deadline);
+      if (status || over_ != Watch::Over::no) return status;
     }
+  }
+
+  // The player's move: nothing when it is a good one, else the verdict.
+  std::optional<Judged> their_move() {
+    const std::string where = "move " + std::to_string(game_.move_number());
     const auto asked = Clock::now();
-    const auto asked_cpu = watch.cpu();
-    const auto result = read(asked_cpu, limits.per_move, limits.per_game, game_wall);
-    if (over != Watch::Over::no) {
-      return finish(verdict_of(over), over_text(over, watch, limits.per_move, limits, where));
+    const auto asked_cpu = watch_.cpu();
+    const auto result = read(asked_cpu, limits_.per_move, limits_.per_game, game_wall_);
+    if (over_ != Watch::Over::no) {
+      return Judged{verdict_of(over_), over_text(over_, watch_, limits_.per_move, limits_, where)};
     }
     switch (result) {
       case ChildProcess::Read::timeout:  // not reached: a timeout is always over a limit
-        return finish(Verdict::timeout, where + ": no move within the time limit");
+        return Judged{Verdict::timeout, where + ": no move within the time limit"};
       case ChildProcess::Read::too_long:
-        return finish(
+        return Judged{
             Verdict::unreadable_move,
-            where + ": a line longer than " + std::to_string(limits.max_line_bytes) + " bytes");
+            where + ": a line longer than " + std::to_string(limits_.max_line_bytes) + " bytes"};
       case ChildProcess::Read::end: {
-        const auto status = child.wait_until(Clock::now() + watch.wall(limits.after_end));
-        auto [verdict, detail] = verdict_at_exit(status, false, report.bank1, report.bank2);
-        return finish(verdict, where + ": " + detail);
+        const auto status = wait_exit(watch_.cpu(), limits_.after_end);
+        if (over_ != Watch::Over::no) {
+          return Judged{verdict_of(over_), over_text(over_, watch_, limits_.after_end, limits_,
+                                                     where + ": its output closed, still running")};
+        }
+        auto [verdict, detail] = verdict_at_exit(status, false, report_.bank1, report_.bank2);
+        return Judged{verdict, where + ": " + detail};
       }
       case ChildProcess::Read::line:
         break;
     }
-    report.slowest_move =
-        std::max<std::chrono::nanoseconds>(report.slowest_move, Clock::now() - asked);
-    report.slowest_move_cpu = std::max(report.slowest_move_cpu, watch.cpu() - asked_cpu);
-    const std::string text = trimmed(line);
-    const Number number = parse_number(text);
-    if (number.kind == Number::Kind::not_integer) {
-      return finish(Verdict::unreadable_move,
-                    where + ": " + ioiwari::quoted(line) + " is not an integer");
+    report_.slowest_move =
+        std::max<std::chrono::nanoseconds>(report_.slowest_move, Clock::now() - asked);
+    report_.slowest_move_cpu = std::max(report_.slowest_move_cpu, watch_.cpu() - asked_cpu);
+    const ParsedMove move = parse_move(trimmed(line_), game_);
+    switch (move.fault) {
+      case MoveFault::not_integer:
+        return Judged{Verdict::unreadable_move, move.error};
+      case MoveFault::not_a_pit:
+        return Judged{Verdict::out_of_range, move.error};
+      case MoveFault::empty_pit:
+        return Judged{Verdict::empty_pit, move.error};
+      case MoveFault::none:
+        break;
     }
-    const auto pit = number.kind == Number::Kind::integer
-                         ? Pit::from_label(number.value, game.board().size())
-                         : std::nullopt;
-    if (!pit) {
-      return finish(Verdict::out_of_range, where + ": " + ioiwari::quoted(text) + " is not a pit");
-    }
-    if (!game.board().is_legal(*pit)) {
-      return finish(Verdict::empty_pit, where + ": pit " + text + " is empty");
-    }
-    game.play(*pit);
-    report.moves.push_back(*pit);
-    report.bank1 = game.bank(Player::first);
-    report.bank2 = game.bank(Player::second);
+    record(move.pit);
+    return std::nullopt;
   }
 
   // The game is over: the player must write nothing more and exit 0 at once, without waiting
   // for input (its standard input stays open, as a judge's would).
-  const auto result = read(watch.cpu(), limits.after_end, std::chrono::nanoseconds::max(),
-                           Clock::time_point::max());
-  if (over != Watch::Over::no) {
-    return finish(verdict_of(over), over_text(over, watch, limits.after_end, limits,
-                                              "after the game ended, still running"));
+  Judged after_the_end() {
+    const auto ended_cpu = watch_.cpu();
+    const auto result = read(ended_cpu, limits_.after_end, std::chrono::nanoseconds::max(),
+                             Clock::time_point::max());
+    if (over_ != Watch::Over::no) {
+      return {verdict_of(over_), over_text(over_, watch_, limits_.after_end, limits_,
+                                           "after the game ended, still running")};
+    }
+    switch (result) {
+      case ChildProcess::Read::line:
+        return {Verdict::output_after_end,
+                "wrote " + ioiwari::quoted(line_) + " after the last move"};
+      case ChildProcess::Read::too_long:
+        return {Verdict::output_after_end, "wrote a long line after the last move"};
+      case ChildProcess::Read::timeout:
+        return {Verdict::timeout, "still running after the game ended"};
+      case ChildProcess::Read::end:
+        break;
+    }
+    // Its output is closed: it must exit, within what is left of the time after the end.
+    const auto status = wait_exit(ended_cpu, limits_.after_end);
+    if (over_ != Watch::Over::no) {
+      return {verdict_of(over_),
+              over_text(over_, watch_, limits_.after_end, limits_,
+                        "after the game ended, its output closed, still running")};
+    }
+    auto [verdict, detail] = verdict_at_exit(status, true, report_.bank1, report_.bank2);
+    if (child_.left_behind() > 0 &&
+        (verdict == Verdict::win || verdict == Verdict::tie || verdict == Verdict::loss)) {
+      const int count = child_.left_behind();
+      verdict = Verdict::left_behind;
+      detail = "exited, leaving " + std::to_string(count) +
+               (count == 1 ? " process" : " processes") + " running (killed since)";
+    }
+    return {verdict, detail};
   }
-  switch (result) {
-    case ChildProcess::Read::line:
-      return finish(Verdict::output_after_end,
-                    "wrote " + ioiwari::quoted(line) + " after the last move");
-    case ChildProcess::Read::too_long:
-      return finish(Verdict::output_after_end, "wrote a long line after the last move");
-    case ChildProcess::Read::timeout:
-      return finish(Verdict::timeout, "still running after the game ended");
-    case ChildProcess::Read::end:
-      break;
+
+  // Kills everything the player started, and fills the report with the verdict and the
+  // figures. The CPU time is the kernel's once nothing runs: what the player's processes used
+  // after its last sample counts too.
+  GameReport finish(Judged judged) {
+    child_.kill();
+    report_.verdict = judged.verdict;
+    report_.detail = std::move(judged.detail);
+    report_.player_errors = child_.error_output();
+    report_.cpu = watch_.cpu();
+    report_.peak_memory_kb = watch_.peak_kb();
+    report_.max_rss_kb = child_.max_rss_kb();
+    report_.wall = Clock::now() - watch_.started();
+    return report_;
   }
-  // Its output is closed: it must exit, within what is left of the time after the end.
-  const auto status = child.wait_until(Clock::now() + watch.wall(limits.after_end));
-  watch.sample();
-  auto [verdict, detail] = verdict_at_exit(status, true, report.bank1, report.bank2);
-  if (child.left_behind() > 0 &&
-      (verdict == Verdict::win || verdict == Verdict::tie || verdict == Verdict::loss)) {
-    const int count = child.left_behind();
-    verdict = Verdict::left_behind;
-    detail = "exited, leaving " + std::to_string(count) + (count == 1 ? " process" : " processes") +
-             " running (killed since)";
-  }
-  return finish(verdict, detail);
+
+  const Table& table_;
+  const RefereeLimits& limits_;
+  Strategy strategy_;
+  Random random_;
+  Match game_;
+  ChildProcess child_;
+  Watch watch_;
+  Clock::time_point game_wall_;
+  GameReport report_;
+  std::string line_;
+  Watch::Over over_ = Watch::Over::no;
+};
+
+}  // namespace
+
+SandboxRequest sandbox_request(const RefereeLimits& limits) {
+  SandboxRequest request;
+  request.cgroups = limits.cgroups;
+  request.isolation = limits.isolation;
+  request.users = limits.users;
+  request.processes = limits.processes;
+  request.slots = 1;
+  // Twice the limit: a player growing past the limit is seen by a sample and judged before the
+  // kernel refuses it anything. The cgroup's cap counts the pages of files too, which the
+  // kernel reclaims first: a mapped table costs the player nothing below it.
+  request.memory_cap_bytes = 2 * limits.memory_mb * 1024 * 1024;
+  if (limits.data_limit) request.data_limit_bytes = 2 * limits.memory_mb * 1024 * 1024;
+  // A backstop for a referee that stops looking: the game's CPU time and a second.
+  const auto all = limits.per_game + limits.after_end;
+  request.cpu_backstop = std::chrono::ceil<std::chrono::seconds>(all) + std::chrono::seconds(1);
+  return request;
+}
+
+GameReport referee_game(const std::vector<std::string>& player, const Board& start,
+                        Strategy strategy, std::uint64_t seed, const Table& table,
+                        const RefereeLimits& limits, const Sandbox::Box& box,
+                        const std::function<bool()>& stopped) {
+  return RefereedGame(player, start, strategy, seed, table, limits, box, stopped).play();
 }
 
 ExitVerdict verdict_at_exit(const std::optional<ExitStatus>& status, bool game_over, int bank1,
@@ -329,23 +414,20 @@ std::optional<int> jobs_cap(int jobs) {
     ::setrlimit(RLIMIT_NOFILE, &files);
     ::getrlimit(RLIMIT_NOFILE, &files);
   }
-  // A few for the referee itself; the rest for games, each at its most as it starts.
+  // A few for the referee itself; the rest for games, each at its most as it starts, with its
+  // cgroup's.
+  constexpr rlim_t kGameDescriptors =
+      ChildProcess::kDescriptorsStarting + Cgroup::kMostDescriptors + 1;  // and its network
   constexpr rlim_t kOwn = 32;
   const rlim_t limit = files.rlim_cur;
   if (limit == RLIM_INFINITY) return std::nullopt;
-  const rlim_t most =
-      limit > kOwn ? (limit - kOwn) / ChildProcess::kDescriptorsStarting : rlim_t{0};
+  const rlim_t most = limit > kOwn ? (limit - kOwn) / kGameDescriptors : rlim_t{0};
   if (static_cast<rlim_t>(jobs) <= most) return std::nullopt;
   return static_cast<int>(std::max<rlim_t>(most, 1));
 }
 
-void check_player(const std::vector<std::string>& player, const RefereeLimits& limits) {
-  ChildProcess child(player, containment_for(limits));
-  child.kill();
-}
-
 std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
-                                  const GameDone& done) {
+                                  const Sandbox& sandbox, const GameDone& done) {
   const std::size_t games = plan.starts.size() * plan.strategies.size();
   std::vector<GameReport> reports(games);
   std::atomic<std::size_t> next{0};
@@ -358,13 +440,14 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
   const std::function<bool()> stopped = [&] {
     return failed.load() || (plan.stop != nullptr && plan.stop->load());
   };
-  const auto work = [&] {
+  const auto work = [&](int slot) {
     try {
       for (std::size_t i = next++; i < games && !stopped(); i = next++) {
         const Board& start = plan.starts[i / plan.strategies.size()];
         const Strategy strategy = plan.strategies[i % plan.strategies.size()];
-        reports[i] =
-            referee_game(plan.player, start, strategy, plan.seed + i, table, plan.limits, stopped);
+        const Sandbox::Box box = sandbox.box(slot);
+        reports[i] = referee_game(plan.player, start, strategy, plan.seed + i, table, plan.limits,
+                                  box, stopped);
         if (done) {
           const std::lock_guard lock(telling);
           done(reports[i], ++ended);
@@ -379,8 +462,8 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
   const auto jobs = static_cast<std::size_t>(std::max(1, plan.jobs));
   std::vector<std::thread> workers;
   for (std::size_t j = 1; j < std::min(jobs, games); ++j)
-    workers.emplace_back(work);
-  work();
+    workers.emplace_back(work, static_cast<int>(j));
+  work(0);
   for (std::thread& worker : workers)
     worker.join();
   if (failure) std::rethrow_exception(failure);
@@ -462,7 +545,7 @@ bool all_won(const Totals& sum, const std::vector<GameReport>& reports) {
 
 }  // namespace
 
-void write_summary(std::ostream& out, const RefereePlan& plan,
+void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
                    const std::vector<GameReport>& reports, int show_failures) {
   const Totals sum = totals(reports);
   const RefereeLimits& limits = plan.limits;
@@ -472,8 +555,8 @@ void write_summary(std::ostream& out, const RefereePlan& plan,
       << "limits: CPU time " << limits.per_move.count() << " ms a move, " << limits.per_game.count()
       << " ms a game, " << limits.after_end.count() << " ms to exit after it; wall-clock time "
       << limits.wall_factor << " times as long; " << limits.memory_mb << " MB of memory"
-      << (limits.data_limit ? "" : " (sampled only)") << (limits.isolate ? "; isolated" : "")
-      << '\n';
+      << (limits.data_limit ? "" : " (no data limit)") << "; " << limits.processes << " processes\n"
+      << "contained: " << sandbox.describe() << '\n';
   for (int v = 0; v < kVerdictCount; ++v) {
     out << "  " << std::left << std::setw(22) << name(static_cast<Verdict>(v)) << std::right
         << std::setw(6) << sum.counts[v] << '\n';
@@ -508,7 +591,7 @@ void write_summary(std::ostream& out, const RefereePlan& plan,
   out << (all_won(sum, reports) ? "every game won\n" : "not every game won\n");
 }
 
-void write_json(std::ostream& out, const RefereePlan& plan,
+void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
                 const std::vector<GameReport>& reports) {
   const Totals sum = totals(reports);
   const RefereeLimits& limits = plan.limits;
@@ -524,7 +607,12 @@ void write_json(std::ostream& out, const RefereePlan& plan,
       << ", \"wall_factor\": " << limits.wall_factor << ", \"memory_mb\": " << limits.memory_mb
       << ", \"data_limit\": " << (limits.data_limit ? "true" : "false")
       << ", \"max_line_bytes\": " << limits.max_line_bytes
-      << ", \"isolate\": " << (limits.isolate ? "true" : "false") << "}, \"verdicts\": {";
+      << ", \"processes\": " << limits.processes << "}, \"containment\": {\"cgroups\": "
+      << (sandbox.cgroups() ? (*sandbox.cgroup_version() == CgroupVersion::v2 ? "\"v2\"" : "\"v1\"")
+                            : "null")
+      << ", \"users\": "
+      << (sandbox.users() ? std::to_string(sandbox.users()->uid) : std::string("null"))
+      << ", \"isolated\": " << (sandbox.isolated() ? "true" : "false") << "}, \"verdicts\": {";
   for (int v = 0; v < kVerdictCount; ++v) {
     out << (v ? ", " : "") << json_string(name(static_cast<Verdict>(v))) << ": " << sum.counts[v];
   }

@@ -1,16 +1,22 @@
 // A program run on pipes and contained, for the referee and for end-to-end tests (POSIX and
-// Linux: fork, exec, poll, prctl, namespaces, /proc).
+// Linux: fork, exec, poll, prctl, namespaces, cgroups, /proc).
 //
 // Containment. The program is not started by us directly but by a keeper: a small process of
-// ours between us and it. The keeper is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
-// every process the program starts stays below it whatever it does (setsid, setpgid, a double
-// fork): when its parent dies, it is handed to the keeper, not to init. When the program ends,
-// the keeper counts what it left behind and kills all of it; when we ask, it kills the program
-// and everything below it. With `isolate`, the keeper is the init of new PID, network and IPC
-// namespaces: the program has no network, sees only its own processes, and the kernel kills
-// everything in the namespace when the keeper ends. The keeper and the program die with us
-// (PR_SET_PDEATHSIG). The program's memory is capped with RLIMIT_DATA, which counts what it
-// allocates (heap, anonymous and private writable mappings) but not the files it maps.
+// ours between us and it, which no process of the program's may trace or open (it is not
+// dumpable, and is of another user when the program is run as one). The keeper is a child
+// subreaper (prctl PR_SET_CHILD_SUBREAPER), so every process the program starts stays below it
+// whatever it does (setsid, setpgid, a double fork).
+// - With a cgroup (cgroup.hpp), the program joins it before its exec: the kernel counts the CPU
+//   time and memory of everything it ever starts, caps them, and kills it all at once; usage()
+//   and left_behind() are the kernel's counts.
+// - Without one, the keeper counts and kills through /proc, and usage() samples /proc: CPU time
+//   of processes that nobody reaped into a parent's counts, and shared memory that is mapped by
+//   no process, go uncounted.
+// - With `isolate`, the keeper is the init of new PID, mount, network and IPC namespaces, with a
+//   /proc of their own: the program has no network, sees only its own processes, cannot signal
+//   its init, and the kernel kills everything in the namespace when the keeper ends.
+// The keeper and the program die with us (PR_SET_PDEATHSIG). The program may gain no privilege
+// (PR_SET_NO_NEW_PRIVS). Nothing here waits on a process without a time limit.
 #pragma once
 
 #include <sys/types.h>
@@ -23,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ioiwari/judge/cgroup.hpp"
+
 namespace ioiwari {
 
 using Clock = std::chrono::steady_clock;
@@ -34,17 +42,28 @@ struct ExitStatus {
   bool success() const { return !signaled && number == 0; }
 };
 
-// What a program and every process it started use, sampled from /proc.
+// What a program and every process it started use: the cgroup's counts, or sampled from /proc.
 struct Usage {
   std::chrono::nanoseconds cpu{0};  // CPU time, user and system, of the living and the ended
-  std::uint64_t memory_kb = 0;      // resident memory not backed by a file, summed
+  std::uint64_t memory_kb = 0;      // anonymous and shared memory, not backed by a file, summed
+  std::uint64_t oom_kills = 0;      // processes the kernel killed at the cgroup's memory cap
   int processes = 0;                // processes still running, the program included
 };
 
+// A user and group to run a program as (the caller must be root).
+struct RunAs {
+  uid_t uid;
+  gid_t gid;
+};
+
 struct Containment {
-  bool isolate = false;                // new PID, network and IPC namespaces
+  bool isolate = false;  // new PID, mount, network and IPC namespaces
+  int network = -1;      // with `isolate`, a network namespace to join instead of a new one
   std::uint64_t data_limit_bytes = 0;  // RLIMIT_DATA of the program (0: as it was)
   std::chrono::seconds cpu_limit{0};   // RLIMIT_CPU of the program, a backstop (0: as it was)
+  Cgroup* cgroup = nullptr;            // the group the program runs in, empty, owned by the caller
+  std::optional<RunAs> user;           // run the program as this user, with no other groups
+  int processes = 0;                   // with `user`: its RLIMIT_NPROC (0: as it was)
 };
 
 // Why a program could not be started.
@@ -54,6 +73,8 @@ class SpawnError : public std::runtime_error {
     program,    // the program cannot be run: missing, not executable, not a program
     resources,  // the system refused a pipe or a process, even after waiting
     isolation,  // new namespaces are not allowed here
+    cgroup,     // the program could not join its cgroup
+    user,       // the program could not be made to run as its user
   };
   SpawnError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -92,7 +113,9 @@ class ChildProcess {
     too_long  // more than max_bytes without a '\n'
   };
   // Reads the next line of the program's standard output. A last line without '\n' counts as a
-  // line once the output has closed. Standard error is collected meanwhile (error_output()).
+  // line once the output has closed, or once the program has ended (what it left running may
+  // hold the pipe open; it is not the program). Standard error is collected meanwhile
+  // (error_output()).
   Read read_line(std::string& line, Clock::time_point deadline, std::size_t max_bytes);
 
   // Waits until the program has exited, at most until `deadline`; its output is drained
@@ -102,8 +125,11 @@ class ChildProcess {
   // Kills the program and everything it started, and reaps them (once; safe to repeat).
   void kill();
 
-  // How many processes the program left running when it exited (killed since); 0 while it runs.
+  // How many processes the program left running when it exited (killed since), as its cgroup
+  // or the keeper counted them; 0 while it runs.
   int left_behind() const { return left_behind_; }
+  // Whether the program has ended and been reaped: exit_status() is then known.
+  std::optional<ExitStatus> exit_status() const { return status_; }
   // The program's peak resident set in kB, mapped files included, as the kernel counted it when
   // it ended; 0 while it runs.
   std::uint64_t max_rss_kb() const { return max_rss_kb_; }
@@ -116,20 +142,24 @@ class ChildProcess {
   const std::string& error_output() const { return error_; }
   static constexpr std::size_t kMaxErrorBytes = 64 * 1024;
 
-  // The number of file descriptors one running ChildProcess holds in this process, and the most
-  // it holds while it starts.
-  static constexpr int kDescriptors = 5;
-  static constexpr int kDescriptorsStarting = 12;
+  // The most file descriptors one ChildProcess holds in this process while it starts (its
+  // cgroup's are the caller's).
+  static constexpr int kDescriptorsStarting = 13;
+
+  // How long kill() waits for the keeper at each step before it forces the next.
+  static constexpr std::chrono::seconds kKillPatience{2};
 
  private:
   // Waits for output or the keeper's report until `deadline` and takes what comes; false at the
   // deadline.
   bool pump(Clock::time_point deadline);
   void take_report();
-  std::optional<ExitStatus> exit_status() const { return status_; }
+  // Waits for the keeper to end until `deadline` and reaps it; false when it still runs.
+  bool reap_keeper(Clock::time_point deadline);
 
+  Containment containment_;
   pid_t keeper_ = -1;
-  pid_t root_ = -1;     // the keeper, or the namespace's init: the top of the program's tree
+  int keeper_fd_ = -1;  // a pidfd of the keeper: polled, never waited on without a limit
   pid_t program_ = -1;  // as this process sees it; -1 when it ended before we looked
   int in_ = -1, out_ = -1, err_ = -1;  // our ends of the program's pipes; -1 once closed
   int report_ = -1;                    // the keeper's reports
@@ -142,8 +172,8 @@ class ChildProcess {
   bool reaped_ = false;
 };
 
-// Whether this system lets a process make new PID, network and IPC namespaces; nothing when it
-// does, else why not (one line).
+// Whether this system lets a process make new PID, mount, network and IPC namespaces and mount
+// a /proc in them; nothing when it does, else why not (one line).
 std::optional<std::string> isolation_refused();
 
 }  // namespace ioiwari

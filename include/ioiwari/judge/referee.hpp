@@ -1,21 +1,17 @@
-// Judging a player program: one game with the program as player 1 against a strategy.
+// Judging a player program: games with the program as player 1 against a strategy.
 //
-// The containment model, as judges keep it (isolate, CMS, DOMjudge), in our own terms:
-// - the player runs below a keeper that is a child subreaper (process.hpp), so nothing it starts
-//   can leave its game: when it exits, whatever it left running gets the game the verdict "left
-//   processes behind" and is killed; when its verdict is known, everything below the keeper is
-//   killed and reaped;
-// - it is charged for the CPU time that it and its processes use, not for the machine being
-//   busy: each limit is CPU time, and a wall-clock limit `wall_factor` times longer catches a
-//   player that waits instead of computing;
-// - its memory is the resident memory of its processes that is not a mapped file (a table it
-//   maps is free), sampled as it plays: over the limit, the game ends with "memory limit"; the
-//   kernel refuses any process more than twice the limit (RLIMIT_DATA, unless data_limit is
-//   off), so no sample can miss enough to hurt the machine;
-// - with `isolate`, it runs in new PID, network and IPC namespaces: no network, and the end of
-//   its keeper ends every process in the namespace.
-// What it does not guard against: reading (or writing) any file the user can, asking a service
-// outside (a D-Bus or systemd socket, at, cron) to run something, and a slow disk.
+// How a player is contained (sandbox.hpp, docs/referee.md): each game's processes run in a
+// cgroup of their own, which the kernel counts, caps and kills; as a user of their own when the
+// referee is root; in new PID, mount, network and IPC namespaces where the kernel allows them.
+// - It is charged for the CPU time that it and every process it started use, not for the
+//   machine being busy: each limit is CPU time, and a wall-clock limit `wall_factor` times
+//   longer catches a player that waits instead of computing.
+// - Its memory is the anonymous and shared memory of its processes (a table it maps is free),
+//   sampled as it plays: over the limit, the game ends with "memory limit"; the kernel caps the
+//   group at twice the limit, files' pages included, and a process it kills there is the same
+//   verdict.
+// - When it exits, whatever it left running gets the game the verdict "left processes behind";
+//   when its verdict is known, everything in its group is killed.
 #pragma once
 
 #include <atomic>
@@ -33,6 +29,7 @@
 #include "ioiwari/core/strategy.hpp"
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/judge/process.hpp"
+#include "ioiwari/judge/sandbox.hpp"
 
 namespace ioiwari {
 
@@ -40,7 +37,7 @@ namespace ioiwari {
 enum class RefereeExit : int {
   all_won = 0,
   not_all_won = 1,
-  usage = 2,   // a bad command line, a player that cannot be run, or isolation refused
+  usage = 2,   // a bad command line, a player that cannot be run, or containment refused
   failed = 3,  // the system refused the referee pipes or processes: no game was judged
 };
 
@@ -82,8 +79,14 @@ struct RefereeLimits {
   // AddressSanitizer, a JVM) cannot start under it.
   bool data_limit = true;
   std::size_t max_line_bytes = 64;  // what it reads of one move line
-  bool isolate = false;             // new PID, network and IPC namespaces
+  int processes = 64;               // processes and threads at once, the player's included
+  Isolation isolation = Isolation::where_allowed;
+  bool cgroups = true;             // a cgroup for each game, where one can be made
+  std::optional<UserRange> users;  // root only: the users of the game slots (kDefaultUsers)
 };
+
+// What a run with `limits` asks of its sandbox.
+SandboxRequest sandbox_request(const RefereeLimits& limits);
 
 struct GameReport {
   Board start;
@@ -103,14 +106,15 @@ struct GameReport {
 };
 
 // Runs `player` (a command and its arguments) as player 1 from `start` against `strategy`
-// (random choices seeded with `seed`), in the role of the judge: writes the start line,
-// reads and checks each move, answers with the strategy's. The player and everything it started
-// are killed and reaped when the verdict is known. Throws SpawnError (process.hpp) when the
-// player cannot be started: that is no verdict. When `stopped` (asked as the game goes) says
-// so, the game ends with RefereeStopped.
+// (random choices seeded with `seed`), in the role of the judge, contained in `box`: writes
+// the start line, reads and checks each move, answers with the strategy's. The player and
+// everything it started are killed when the verdict is known. Throws SpawnError when the player
+// cannot be started: that is no verdict. When `stopped` (asked as the game goes) says so, the
+// game ends with RefereeStopped.
 GameReport referee_game(const std::vector<std::string>& player, const Board& start,
                         Strategy strategy, std::uint64_t seed, const Table& table,
-                        const RefereeLimits& limits, const std::function<bool()>& stopped = {});
+                        const RefereeLimits& limits, const Sandbox::Box& box,
+                        const std::function<bool()>& stopped);
 
 // A run of games stopped from outside (Ctrl-C): no verdict is given.
 class RefereeStopped : public std::runtime_error {
@@ -147,27 +151,25 @@ struct RefereePlan {
 // limit, raised to the hard one first), or nothing when `jobs` fit.
 std::optional<int> jobs_cap(int jobs);
 
-// Starts `player` once as the games will, and kills it: a player that cannot be run, or
-// isolation that the system refuses, throws SpawnError before any game is played.
-void check_player(const std::vector<std::string>& player, const RefereeLimits& limits);
-
 // Told of each game as it ends, with how many have ended (one call at a time, in the order the
 // games end).
 using GameDone = std::function<void(const GameReport& report, std::size_t done)>;
 
-// Plays every game of the plan, `jobs` at a time; the reports come in plan order (start by
-// start, each against the strategies in turn) whatever the number of jobs. When a game cannot
-// be started (SpawnError) or the plan is stopped (RefereeStopped), every game under way is
-// ended and the error is thrown: no report is given.
+// Plays every game of the plan in `sandbox` (made for the plan's player and limits), `jobs` at a
+// time, each job in a slot of its own; the reports come in plan order (start by start, each
+// against the strategies in turn) whatever the number of jobs. When a game cannot be started
+// (SpawnError) or the plan is stopped (RefereeStopped), every game under way is ended and the
+// error is thrown: no report is given.
 std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
-                                  const GameDone& done = {});
+                                  const Sandbox& sandbox, const GameDone& done);
 
 // The summary for people: verdict counts, points, the slowest move, and the first
 // `show_failures` games not won with their moves.
-void write_summary(std::ostream& out, const RefereePlan& plan,
+void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
                    const std::vector<GameReport>& reports, int show_failures);
 
 // The same as one JSON object, every game not won included.
-void write_json(std::ostream& out, const RefereePlan& plan, const std::vector<GameReport>& reports);
+void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
+                const std::vector<GameReport>& reports);
 
 }  // namespace ioiwari

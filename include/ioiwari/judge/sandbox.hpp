@@ -1,0 +1,99 @@
+// How a referee run contains its players, decided once before the first game and said once
+// (docs/referee.md): a cgroup for each game where the kernel lets the referee make one, a user
+// of its own for each concurrent game where the referee is root, and new namespaces where the
+// kernel allows them.
+#pragma once
+
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ioiwari/judge/cgroup.hpp"
+#include "ioiwari/judge/process.hpp"
+
+namespace ioiwari {
+
+enum class Isolation {
+  off,            // --no-isolate
+  where_allowed,  // the default: isolated where the kernel allows it, said once where it does not
+  required,       // --isolate: refused where the kernel does not allow it
+};
+
+// The players' users: game slot k (0 .. jobs-1) runs as uid + k, gid + k.
+struct UserRange {
+  uid_t uid;
+  gid_t gid;
+};
+inline constexpr UserRange kDefaultUsers{61000, 61000};
+inline constexpr int kMostSlots = 256;  // --jobs at most: the users 61000 to 61255
+
+// What a run asks for; what it gets is the Sandbox's.
+struct SandboxRequest {
+  bool cgroups = true;                             // --no-cgroups: the keeper's /proc counts
+  Isolation isolation = Isolation::where_allowed;  //
+  std::optional<UserRange> users;                  // root only; kDefaultUsers when not given
+  int processes = 64;                              // tasks at once: processes and threads
+  std::uint64_t memory_cap_bytes = 0;              // the kernel's cap on a game's group (0: none)
+  std::uint64_t data_limit_bytes = 0;              // RLIMIT_DATA of each process (0: none)
+  std::chrono::seconds cpu_backstop{0};            // RLIMIT_CPU of each process (0: none)
+  int slots = 1;                                   // games at once (--jobs)
+};
+
+// Why a run cannot contain its players as asked.
+class SandboxError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Sandbox {
+ public:
+  // Makes the run's cgroup folder, and tries `player` once as the games will run it: without
+  // the isolation the kernel refuses (said in notes()), unless it is required. Throws
+  // SpawnError when the player cannot be run or isolation is required and refused, and
+  // SandboxError when users are asked for without root.
+  Sandbox(const std::vector<std::string>& player, const SandboxRequest& request);
+  ~Sandbox();
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  // What the run could not have, and what it does instead: one line each, for people.
+  const std::vector<std::string>& notes() const { return notes_; }
+  // "cgroup v1, users 61000+, isolated": how the players are contained.
+  std::string describe() const;
+
+  bool cgroups() const { return run_ != nullptr; }
+  std::optional<CgroupVersion> cgroup_version() const {
+    return run_ != nullptr ? std::optional(run_->version()) : std::nullopt;
+  }
+  bool isolated() const { return isolated_; }
+  std::optional<UserRange> users() const { return users_; }
+
+  // One game's containment, played in `slot` (0 .. slots-1). Its cgroup, if any, is the slot's:
+  // empty, its counts begun anew. A slot's games follow one another, and a group is handed to
+  // the next game only when nothing of the last is left in it, not even memory (a file in a
+  // tmpfs): else the next game gets a new one. Not thread-safe for one slot.
+  struct Box {
+    std::unique_ptr<Cgroup> owned;  // a group of its own, outside the slots
+    Containment containment;
+  };
+  Box box(int slot) const;
+
+ private:
+  Box make_box(int slot, bool trial) const;
+  SandboxRequest request_;
+  std::unique_ptr<CgroupRun> run_;
+  bool isolated_ = false;
+  std::optional<UserRange> users_;
+  std::vector<std::string> notes_;
+  // Each slot's network namespace, made once and empty (its loopback down), where root may:
+  // joining one costs a game far less than making one. Its games follow one another, and
+  // nothing of one is left when the next starts. -1 where each game makes its own.
+  std::vector<int> networks_;
+  mutable std::vector<std::unique_ptr<Cgroup>> groups_;  // each slot's
+  mutable std::vector<int> groups_made_;                 // each slot's, for their names
+};
+
+}  // namespace ioiwari
