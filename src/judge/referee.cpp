@@ -13,6 +13,7 @@
 #include <system_error>
 #include <thread>
 
+#include "ioiwari/core/game_loop.hpp"
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/input/reading.hpp"
 #include "ioiwari/input/token.hpp"
@@ -151,20 +152,22 @@ std::string over_text(Watch::Over over, const Watch& watch, std::chrono::millise
   return std::string(what);
 }
 
-// One refereed game: the player's process, its watch, the match, and the report they fill.
-class RefereedGame {
+// One refereed game: the player's process, its watch, the match, and the report they fill. It
+// is the player's side of the game's loop; the strategy's side writes each of its moves to the
+// player.
+class RefereedGame : public Side {
  public:
   RefereedGame(const std::vector<std::string>& player, const Board& start, Strategy strategy,
                std::uint64_t seed, const Table& table, const RefereeLimits& limits,
                const Sandbox::Box& box, const std::function<bool()>& stopped)
-      : table_(table),
-        limits_(limits),
-        strategy_(strategy),
-        random_(seed),
+      : limits_(limits),
         game_(start),
         child_(player, box.containment),
         watch_(child_, limits, stopped),
-        game_wall_(watch_.started() + watch_.wall(limits.per_game)) {
+        game_wall_(watch_.started() + watch_.wall(limits.per_game)),
+        opponent_(strategy, table, seed, [this](Pit pit) {
+          child_.write(std::to_string(pit.label()) + "\n");  // a closed pipe shows at the next read
+        }) {
     report_.start = start;
     report_.strategy = strategy;
     report_.seed = seed;
@@ -175,14 +178,23 @@ class RefereedGame {
     start_line << report_.start << '\n';
     child_.write(start_line.str());
     watch_.sample();  // it has started: a first look, for a game too short for any other
-    while (!game_.over()) {
-      if (game_.to_move() == Player::second) {
-        answer();
-        continue;
-      }
-      if (auto verdict = their_move()) return finish(std::move(*verdict));
-    }
+    if (!play_out(game_, *this, opponent_)) return finish(std::move(*fault_));
     return finish(after_the_end());
+  }
+
+  // The player's move, read and checked; nothing, with the verdict kept, when it is none.
+  std::optional<Pit> move(const Match& /*game*/) override {
+    fault_ = their_move();
+    if (fault_) return std::nullopt;
+    return move_;
+  }
+
+  // Every move, either side's, goes in the report.
+  bool played(const Match& game, Pit pit) override {
+    report_.moves.push_back(pit);
+    report_.bank1 = game.bank(Player::first);
+    report_.bank2 = game.bank(Player::second);
+    return true;
   }
 
  private:
@@ -190,20 +202,6 @@ class RefereedGame {
     Verdict verdict;
     std::string detail;
   };
-
-  void record(Pit pit) {
-    game_.play(pit);
-    report_.moves.push_back(pit);
-    report_.bank1 = game_.bank(Player::first);
-    report_.bank2 = game_.bank(Player::second);
-  }
-
-  // The strategy's move, played and written (a closed pipe shows at the next read).
-  void answer() {
-    const Pit pit = choose_move(strategy_, game_.board(), table_, random_);
-    record(pit);
-    child_.write(std::to_string(pit.label()) + "\n");
-  }
 
   static Verdict verdict_of(Watch::Over over) {
     return over == Watch::Over::memory ? Verdict::memory_limit : Verdict::timeout;
@@ -286,7 +284,7 @@ class RefereedGame {
       case MoveFault::none:
         break;
     }
-    record(move.pit);
+    move_ = move.pit;
     return std::nullopt;
   }
 
@@ -344,17 +342,17 @@ class RefereedGame {
     return report_;
   }
 
-  const Table& table_;
   const RefereeLimits& limits_;
-  Strategy strategy_;
-  Random random_;
   Match game_;
   ChildProcess child_;
   Watch watch_;
   Clock::time_point game_wall_;
+  StrategySide opponent_;
   GameReport report_;
   std::string line_;
   Watch::Over over_ = Watch::Over::no;
+  Pit move_ = Pit::at_index(0);  // the player's last good move
+  std::optional<Judged> fault_;  // why the player's last move was none
 };
 
 }  // namespace
