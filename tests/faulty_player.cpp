@@ -212,12 +212,15 @@ int main(int argc, char** argv) {
     ::kill(::getppid(), SIGSTOP);
   }
   if (mode == "trace-player") {
-    // A child traces the player, which then stops; the child stays.
+    // A child traces the player, lets it go on, and stays: the player's end is then its
+    // tracer's to see first, and the player's keeper cannot reap it.
     const pid_t player = ::getpid();
-    if (::fork() == 0) {
-      ::ptrace(PTRACE_ATTACH, player, nullptr, nullptr);
-      stubborn();
-    }
+    child_says_then_stays([player] {
+      if (::ptrace(PTRACE_ATTACH, player, nullptr, nullptr) == 0) {
+        ::waitpid(player, nullptr, __WALL);
+        ::ptrace(PTRACE_CONT, player, nullptr, nullptr);
+      }
+    });
   }
   if (mode == "trace-keeper") {
     // A child traces the keeper: a referee that waited on the keeper would wait for ever.
@@ -338,6 +341,15 @@ int main(int argc, char** argv) {
       }
       ::usleep(60'000);
     }
+  }
+  if (mode == "reaped-child") {
+    // A child that computes, ends, and is waited for: its time is then its parent's.
+    if (::fork() == 0) {
+      spin_for(0.5);
+      ::_exit(0);
+    }
+    ::wait(nullptr);
+    wait_forever();
   }
   if (mode == "fork-chain-spin") {
     fork_chain(0.02);

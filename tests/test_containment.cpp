@@ -160,11 +160,15 @@ TEST_CASE("the keeper cannot be killed, stopped, traced or held by the player",
 
 TEST_CASE("a player that traces itself is judged at its time limit, and its tracer dies",
           "[e2e][referee][hostile][containment]") {
+  // It plays to the end and exits; its tracer never waits for it, so it never ends for its
+  // keeper: judged at the limit after the end, and then everything dies.
   RefereeLimits limits = generous();
-  limits.per_move = 500ms;
+  limits.after_end = 500ms;
   limits.wall_factor = 1;
   const GameReport report = hostile("trace-player", {}, limits);
+  INFO(report.detail);
   CHECK(report.verdict == Verdict::timeout);
+  CHECK(report.detail.starts_with("after the game ended"));
 }
 
 TEST_CASE("a forged report cannot change a verdict", "[e2e][referee][hostile][containment]") {
@@ -271,6 +275,17 @@ TEST_CASE("CPU time of processes nobody waits for, or after the output closes, i
   for (const char* mode : {"reaped-by-kernel", "fork-chain-spin", "leader-exits-spin"}) {
     const GameReport report = hostile(mode, {}, limits);
     INFO(mode << ": " << report.detail);
+    CHECK(report.verdict == Verdict::timeout);
+    CHECK(report.detail.find(" of CPU time; the limit is 300 ms") != std::string::npos);
+  }
+  // Without a cgroup, the CPU time of a child its parent waited for is still the player's.
+  for (const RefereeLimits& base : {limits, [&] {
+                                      RefereeLimits sampled = limits;
+                                      sampled.cgroups = false;
+                                      return sampled;
+                                    }()}) {
+    const GameReport report = hostile("reaped-child", {}, base);
+    INFO("cgroups " << base.cgroups << ": " << report.detail);
     CHECK(report.verdict == Verdict::timeout);
     CHECK(report.detail.find(" of CPU time; the limit is 300 ms") != std::string::npos);
   }
