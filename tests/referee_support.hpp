@@ -2,7 +2,13 @@
 // `ioiwari referee` makes it.
 #pragma once
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -10,6 +16,38 @@
 #include "ioiwari/judge/sandbox.hpp"
 
 namespace ioiwari::test {
+
+// A copy of the built program at `built`, in a folder of this test process's under the
+// temporary folder that every user may enter: run as root, the referee runs each player as a
+// user of its own, who may not reach the build tree. Made once; removed when the tests end.
+inline const char* runnable(const char* built) {
+  struct Folder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("ioiwari-players-" + std::to_string(::getpid()));
+    std::map<std::string, std::string> copies;
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static Folder folder;
+  static std::mutex guard;
+  const std::lock_guard lock(guard);
+  auto& copy = folder.copies[built];
+  if (copy.empty()) {
+    std::filesystem::create_directories(folder.path);
+    ::chmod(folder.path.c_str(), 0755);
+    const auto target = folder.path / std::filesystem::path(built).filename();
+    std::filesystem::copy_file(built, target, std::filesystem::copy_options::overwrite_existing);
+    ::chmod(target.c_str(), 0755);
+    copy = target.string();
+  }
+  return copy.c_str();
+}
+
+// The programs the tests give the referee as players.
+#define FAULTY_PLAYER (::ioiwari::test::runnable(FAULTY_PLAYER_BUILT))
+#define PLAYER_IOIWARI (::ioiwari::test::runnable(IOIWARI_BINARY))
 
 // The sandbox a run of `player` with `limits` and `slots` jobs gets.
 inline std::unique_ptr<Sandbox> sandbox_for(const std::vector<std::string>& player,

@@ -351,6 +351,35 @@ TEST_CASE("a player dies with its keeper", "[e2e][referee][hostile][containment]
   CHECK(running_with(mark).empty());
 }
 
+TEST_CASE("a cgroup's kill leaves nothing of what ran in it, a fork chain included",
+          "[e2e][referee][hostile][containment]") {
+  if (!cgroups_here()) return;
+  const auto run = CgroupRun::make();
+  const auto group = run->game("kill-test", CgroupLimits{});
+  const std::string mark = mark_for("cgroup-kill");
+  const pid_t shell = ::fork();
+  REQUIRE(shell >= 0);
+  if (shell == 0) {
+    for (int fd : group->join_descriptors())
+      if (::write(fd, "0", 1) != 1) ::_exit(126);
+    // Sleepers, and a chain that forks and exits without end: $0 is the mark.
+    ::execl("/bin/sh", "sh", "-c", "sleep 1000 & sleep 1000 & while :; do (sleep 1000 &); done",
+            mark.c_str(), nullptr);
+    ::_exit(127);
+  }
+  const auto deadline = Clock::now() + 60s;
+  while (group->processes().size() < 3 && Clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  CHECK(group->processes().size() >= 3);
+  CHECK(group->kill(10s));
+  CHECK(group->processes().empty());
+  ::waitpid(shell, nullptr, 0);
+  CHECK(running_with(mark).empty());
+  // The kernel counted what they used, and nothing more runs to count.
+  CHECK(group->usage().cpu > 0ns);
+  CHECK(group->reusable());
+}
+
 TEST_CASE("the cgroup files are read as the kernel writes them", "[referee][containment]") {
   const std::string stat = "anon 4096\nfile 8192\nshmem 12288\nanon_thp 0\n";
   CHECK(keyed_value(stat, "anon") == 4096u);

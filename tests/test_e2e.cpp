@@ -70,7 +70,7 @@ void check_wins_all_starts(Strategy strategy) {
   std::uint64_t seed = 0;
   for (const Board& start : ioi_starts()) {
     const GameReport report =
-        test::judge_game({IOIWARI_BINARY}, start, strategy, ++seed, table(), limits);
+        test::judge_game({PLAYER_IOIWARI}, start, strategy, ++seed, table(), limits);
     INFO("start " << start << " against " << name(strategy) << ": " << report.detail << " "
                   << report.player_errors);
     REQUIRE(report.verdict == Verdict::win);
@@ -403,7 +403,7 @@ TEST_CASE("ioiwari --second plays player 2 through pipes", "[e2e][opponent]") {
 
 TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][referee]") {
   const Outcome good = run(referee_args({"--starts", "classes", "--strategy", "optimal,weakest",
-                                         "--jobs", "2", "--", IOIWARI_BINARY}),
+                                         "--jobs", "2", "--", PLAYER_IOIWARI}),
                            "");
   CHECK(good.status.success());
   CHECK(good.out.find("102 games (51 starts x 2 strategies), 2 jobs") != std::string::npos);
@@ -416,7 +416,7 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
   CHECK(bad.out.find("\"unreadable move\": 3") != std::string::npos);
   CHECK(bad.out.find("\"all_won\": false") != std::string::npos);
 
-  const Outcome usage = run({"referee", "--jobs", "0", "--", IOIWARI_BINARY}, "");
+  const Outcome usage = run({"referee", "--jobs", "0", "--", PLAYER_IOIWARI}, "");
   CHECK(usage.status.number == to_int(ExitCode::usage));
   CHECK(usage.err.starts_with("ioiwari: referee: --jobs needs a number 1 to 256, not \"0\"\n"));
 }
@@ -447,7 +447,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the referee shows no progress when standard error is not a terminal", "[e2e][referee]") {
-  const Outcome outcome = run(referee_args({"--starts", "3", "--", IOIWARI_BINARY}), "");
+  const Outcome outcome = run(referee_args({"--starts", "3", "--", PLAYER_IOIWARI}), "");
   CHECK(outcome.status.success());
   CHECK(outcome.err.empty());
   CHECK(outcome.out.starts_with("ioiwari referee: 3 games"));
@@ -466,7 +466,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
                         Case{{6, 3}, false, 100}, Case{{9, 4}, true, 12}}) {
     const Ring ring = c.ring;
     INFO(ring.describe());
-    std::vector<std::string> player = {IOIWARI_BINARY, "--pits", std::to_string(ring.pits),
+    std::vector<std::string> player = {PLAYER_IOIWARI, "--pits", std::to_string(ring.pits),
                                        "--capacity", std::to_string(ring.capacity)};
     if (c.from_file) {
       // One solve, written once, mapped by every game's player.

@@ -229,7 +229,7 @@ TEST_CASE("a player that cannot be run is refused before any game, not judged", 
         "cannot run '/nonexistent/player': No such file or directory");
   CHECK(refusal({"/"}) == "cannot run '/': Permission denied");
   CHECK(refusal({"no-such-program-in-path"}) == "cannot find 'no-such-program-in-path' in PATH");
-  CHECK(refusal({IOIWARI_BINARY}).empty());
+  CHECK(refusal({PLAYER_IOIWARI}).empty());
   CHECK_THROWS_AS(test::judge_game({"/nonexistent/player"}, ioi_starts().front(), Strategy::optimal,
                                    1, table(), generous()),
                   SpawnError);
@@ -355,7 +355,7 @@ TEST_CASE("a player that takes memory without end gets the memory limit",
     CHECK(running_with(mark).empty());
   }
   // A player that maps a table file pays nothing for it: its peak is its own memory.
-  const GameReport fine = test::judge_game({IOIWARI_BINARY}, ioi_starts().front(),
+  const GameReport fine = test::judge_game({PLAYER_IOIWARI}, ioi_starts().front(),
                                            Strategy::optimal, 1, table(), small_memory());
   CHECK(fine.verdict == Verdict::win);
   CHECK(fine.peak_memory_kb > 0);
@@ -406,7 +406,7 @@ TEST_CASE("with isolation a player has no network, its own process numbers, and 
     CHECK(running_with(mark).empty());
   }
   // ioiwari itself plays as ever.
-  CHECK(game({IOIWARI_BINARY}, isolated).verdict == Verdict::win);
+  CHECK(game({PLAYER_IOIWARI}, isolated).verdict == Verdict::win);
 }
 
 TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", "[e2e][referee]") {
@@ -425,7 +425,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
       {{0, 0, 0, 1, 2, 0, 0}, Verdict::win, 3, 0, 4},
   };
   RefereePlan plan;
-  plan.player = {IOIWARI_BINARY};
+  plan.player = {PLAYER_IOIWARI};
   plan.strategies = {Strategy::optimal};
   plan.limits = generous();
   for (const Case& c : cases) {
@@ -594,7 +594,7 @@ TEST_CASE(
     "a --jobs the open-file limit cannot serve is capped, once, and every game is judged right",
     "[e2e][referee][hostile]") {
   const Ended ended = run_limited(
-      IOIWARI_BINARY, test::referee_args({"--starts", "24", "--jobs", "256", "--", IOIWARI_BINARY}),
+      IOIWARI_BINARY, test::referee_args({"--starts", "24", "--jobs", "256", "--", PLAYER_IOIWARI}),
       [] {
         const rlimit files{80, 80};  // soft and hard: the referee cannot raise it
         ::setrlimit(RLIMIT_NOFILE, &files);
@@ -612,7 +612,7 @@ TEST_CASE("the open-file limit is raised to its hard limit before --jobs is capp
           "[e2e][referee][hostile]") {
   const Ended ended =
       run_limited(IOIWARI_BINARY,
-                  test::referee_args({"--starts", "8", "--jobs", "8", "--", IOIWARI_BINARY}), [] {
+                  test::referee_args({"--starts", "8", "--jobs", "8", "--", PLAYER_IOIWARI}), [] {
                     const rlimit files{64, 4096};  // too few for 8 games, until raised
                     ::setrlimit(RLIMIT_NOFILE, &files);
                   });
@@ -711,7 +711,7 @@ TEST_CASE("isolation where the system refuses namespaces is refused with one lin
       [] {
         std::vector<std::string> args = {IOIWARI_BINARY};
         for (const std::string& arg :
-             test::referee_args({"--isolate", "--starts", "2", "--", IOIWARI_BINARY}))
+             test::referee_args({"--isolate", "--starts", "2", "--", PLAYER_IOIWARI}))
           args.push_back(arg);
         return args;
       }(),
@@ -726,7 +726,7 @@ TEST_CASE("isolation where the system refuses namespaces is refused with one lin
       DENY_NAMESPACES,
       [] {
         std::vector<std::string> args = {IOIWARI_BINARY};
-        for (const std::string& arg : test::referee_args({"--starts", "2", "--", IOIWARI_BINARY}))
+        for (const std::string& arg : test::referee_args({"--starts", "2", "--", PLAYER_IOIWARI}))
           args.push_back(arg);
         return args;
       }(),
@@ -740,6 +740,7 @@ TEST_CASE("a referee stopped by a signal ends every game and judges none",
     INFO("signal " << signal);
     const std::string mark =
         "mark-" + std::to_string(::getpid()) + "-stopped-" + std::to_string(signal);
+    const std::string player = FAULTY_PLAYER;  // copied before the fork, not in the child
     const pid_t referee = ::fork();
     REQUIRE(referee >= 0);
     if (referee == 0) {
@@ -748,16 +749,16 @@ TEST_CASE("a referee stopped by a signal ends every game and judges none",
       ::dup2(null, 1);
       ::dup2(null, 2);
       ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "referee", "--no-data-limit", "--starts", "6",
-              "--jobs", "2", "--move-time", "100000", "--", FAULTY_PLAYER, "hang", mark.c_str(),
+              "--jobs", "2", "--move-time", "100000", "--", player.c_str(), "hang", mark.c_str(),
               nullptr);
       ::_exit(127);
     }
     // Two games under way, their players waiting. (The referee and its keepers hold the mark
     // too, in the player's command line they were given.)
     const auto deadline = Clock::now() + 120s;
-    while (running_with(mark, FAULTY_PLAYER).size() < 2 && Clock::now() < deadline)
+    while (running_with(mark, player).size() < 2 && Clock::now() < deadline)
       std::this_thread::sleep_for(10ms);
-    REQUIRE(running_with(mark, FAULTY_PLAYER).size() == 2);
+    REQUIRE(running_with(mark, player).size() == 2);
     ::kill(referee, signal);
     int status = 0;
     ::waitpid(referee, &status, 0);

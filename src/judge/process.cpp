@@ -176,6 +176,83 @@ std::chrono::nanoseconds ticks(std::uint64_t count) {
 
 }  // namespace
 
+namespace {
+
+// What the keeper needs of `containment`, before the pipes are made.
+KeeperPlan plan_for(const Containment& containment, const char* program, char* const* argv,
+                    const std::vector<int>& join) {
+  KeeperPlan plan{};
+  plan.program = program;
+  plan.argv = argv;
+  plan.envp = environ;
+  plan.parent = ::getpid();
+  plan.isolate = containment.isolate;
+  plan.network = containment.network;
+  plan.uid = ::geteuid();
+  plan.gid = ::getegid();
+  plan.join = join.data();
+  plan.join_count = static_cast<int>(join.size());
+  if (containment.user) {
+    plan.set_user = true;
+    plan.run_uid = containment.user->uid;
+    plan.run_gid = containment.user->gid;
+    if (containment.processes > 0) {
+      plan.set_nproc = true;
+      const auto most = static_cast<rlim_t>(containment.processes);
+      plan.nproc = {most, most};
+    }
+  }
+  if (containment.data_limit_bytes > 0) {
+    plan.set_data = true;
+    plan.data = {containment.data_limit_bytes, containment.data_limit_bytes};
+  }
+  if (containment.cpu_limit.count() > 0) {
+    plan.set_cpu = true;
+    const auto seconds = static_cast<rlim_t>(containment.cpu_limit.count());
+    plan.cpu = {seconds, seconds + 1};
+  }
+  return plan;
+}
+
+// Reads the start pipe until it closes (the program's exec) or brings a failure, within
+// kSpawnPatience: the bytes read (0 at the exec, sizeof failure for a failure), or -1 when the
+// keeper said nothing in time.
+ssize_t read_start(int fd, StartFailure& failure) {
+  const auto started_by = Clock::now() + kSpawnPatience;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(started_by - Clock::now());
+    pollfd ready{fd, POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&ready, 1, static_cast<int>(left.count())) == 0) return -1;
+    const ssize_t n = ::read(fd, &failure, sizeof failure);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+// The error for what the keeper told through the start pipe; nothing for a refused process,
+// which waiting may cure.
+std::optional<SpawnError> start_error(const StartFailure& failure, const std::string& program,
+                                      const Containment& containment) {
+  const std::string why = std::strerror(failure.error);
+  switch (failure.tag) {
+    case 'x':
+      return SpawnError(SpawnError::Kind::program, "cannot run '" + program + "': " + why);
+    case 'i':
+      return SpawnError(SpawnError::Kind::isolation, "cannot make new namespaces: " + why);
+    case 'c':
+      return SpawnError(SpawnError::Kind::cgroup, "cannot join the game's cgroup: " + why);
+    case 'u':
+      return SpawnError(SpawnError::Kind::user,
+                        "cannot run '" + program + "' as user " +
+                            std::to_string(containment.user ? containment.user->uid : 0) + ": " +
+                            why);
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containment& containment)
     : containment_(containment) {
   static const bool sigpipe_ignored = [] {
@@ -192,6 +269,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
   for (const std::string& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  std::vector<int> join;
+  if (containment.cgroup != nullptr) join = containment.cgroup->join_descriptors();
+  const KeeperPlan plan = plan_for(containment, program.c_str(), args.data(), join);
 
   // Out of descriptors or processes is the machine's state, not the program's fault: wait for
   // games to finish and try again, up to a limit no healthy machine reaches. The waits are
@@ -200,141 +280,77 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
   auto pause = std::chrono::milliseconds(5);
   thread_local std::minstd_rand jitter(std::random_device{}());
   for (;;) {
-    int refused = 0;
-    const char* what = "";
-    try {
-      Pipe input, output, error, start, control, report;
-      KeeperPlan plan{};
-      plan.program = program.c_str();
-      plan.argv = args.data();
-      plan.envp = environ;
-      plan.stdin_read = input.read;
-      plan.stdout_write = output.write;
-      plan.stderr_write = error.write;
-      plan.start_write = start.write;
-      plan.control_read = control.read;
-      plan.report_write = report.write;
-      plan.parent = ::getpid();
-      plan.isolate = containment.isolate;
-      plan.network = containment.network;
-      plan.uid = ::geteuid();
-      plan.gid = ::getegid();
-      std::vector<int> join;
-      if (containment.cgroup != nullptr) join = containment.cgroup->join_descriptors();
-      plan.join = join.data();
-      plan.join_count = static_cast<int>(join.size());
-      if (containment.user) {
-        plan.set_user = true;
-        plan.run_uid = containment.user->uid;
-        plan.run_gid = containment.user->gid;
-        if (containment.processes > 0) {
-          plan.set_nproc = true;
-          const auto most = static_cast<rlim_t>(containment.processes);
-          plan.nproc = {most, most};
-        }
-      }
-      if (containment.data_limit_bytes > 0) {
-        plan.set_data = true;
-        plan.data = {containment.data_limit_bytes, containment.data_limit_bytes};
-      }
-      if (containment.cpu_limit.count() > 0) {
-        plan.set_cpu = true;
-        const auto seconds = static_cast<rlim_t>(containment.cpu_limit.count());
-        plan.cpu = {seconds, seconds + 1};
-      }
-      keeper_ = plan.isolate ? start_isolated(plan) : ::fork();
-      if (keeper_ < 0 && plan.isolate && !transient(errno)) {
-        const int refusal = errno;
-        keeper_ = -1;
-        throw SpawnError(SpawnError::Kind::isolation,
-                         std::string("cannot make new namespaces: ") + std::strerror(refusal));
-      }
-      if (keeper_ < 0) {
-        refused = errno;
-        what = "fork";
-      } else if (keeper_ == 0) {
-        keeper(plan);
-      } else {
-        keeper_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, keeper_, 0));
-        // The keeper's ends are its own now: ours go, so that every pipe ends when it does.
-        for (int* end :
-             {&input.read, &output.write, &error.write, &start.write, &control.read, &report.write})
-          close_fd(*end);
-        // The start pipe closes at the program's exec, or brings why it failed. A keeper that
-        // says neither in time is killed: nothing waits on it without a limit.
-        StartFailure failure{};
-        ssize_t n = -1;
-        const auto started_by = Clock::now() + kSpawnPatience;
-        for (;;) {
-          const auto left =
-              std::chrono::duration_cast<std::chrono::milliseconds>(started_by - Clock::now());
-          pollfd fd{start.read, POLLIN, 0};
-          if (left.count() <= 0 || ::poll(&fd, 1, static_cast<int>(left.count())) == 0) break;
-          n = ::read(start.read, &failure, sizeof failure);
-          if (n >= 0 || errno != EINTR) break;
-        }
-        std::swap(in_, input.write);
-        std::swap(out_, output.read);
-        std::swap(err_, error.read);
-        std::swap(report_, report.read);
-        std::swap(control_, control.write);
-        if (n < 0) {
-          kill();
-          close_fd(in_);
-          close_fd(out_);
-          close_fd(err_);
-          throw SpawnError(SpawnError::Kind::resources,
-                           "the keeper did not start '" + argv[0] + "' within " +
-                               std::to_string(kSpawnPatience.count()) + " s");
-        }
-        if (n == static_cast<ssize_t>(sizeof failure)) {
-          kill();
-          close_fd(in_);
-          close_fd(out_);
-          close_fd(err_);
-          if (failure.tag == 'x') {
-            throw SpawnError(SpawnError::Kind::program,
-                             "cannot run '" + argv[0] + "': " + std::strerror(failure.error));
-          }
-          if (failure.tag == 'i') {
-            throw SpawnError(
-                SpawnError::Kind::isolation,
-                std::string("cannot make new namespaces: ") + std::strerror(failure.error));
-          }
-          if (failure.tag == 'c') {
-            throw SpawnError(
-                SpawnError::Kind::cgroup,
-                std::string("cannot join the game's cgroup: ") + std::strerror(failure.error));
-          }
-          if (failure.tag == 'u') {
-            throw SpawnError(SpawnError::Kind::user, "cannot run '" + argv[0] + "' as user " +
-                                                         std::to_string(containment.user->uid) +
-                                                         ": " + std::strerror(failure.error));
-          }
-          refused = failure.error;
-          what = "fork";
-          keeper_ = -1;
-          close_fd(keeper_fd_);
-          reaped_ = false;
-          status_.reset();
-          left_behind_ = 0;
-        } else {
-          // The program is below the keeper (which may be a namespace's init).
-          const std::vector<pid_t> below = children_of(keeper_);
-          program_ = below.empty() ? -1 : below.front();
-          return;
-        }
-      }
-    } catch (const std::system_error& error) {
-      refused = error.code().value();
-      what = "pipe2";
-    }
-    if (!transient(refused) || Clock::now() + pause > give_up) {
+    const auto refused = try_start(plan, argv.front());
+    if (!refused) return;
+    if (!transient(refused->error) || Clock::now() + pause > give_up) {
       throw SpawnError(SpawnError::Kind::resources,
-                       std::string(what) + ": " + std::strerror(refused));
+                       std::string(refused->what) + ": " + std::strerror(refused->error));
     }
     std::this_thread::sleep_for(pause / 2 + pause * (jitter() % 1024) / 1024);
     pause = std::min(pause * 2, std::chrono::milliseconds(500));
+  }
+}
+
+std::optional<ChildProcess::Refused> ChildProcess::try_start(KeeperPlan plan,
+                                                             const std::string& name) {
+  try {
+    Pipe input, output, error, start, control, report;
+    plan.stdin_read = input.read;
+    plan.stdout_write = output.write;
+    plan.stderr_write = error.write;
+    plan.start_write = start.write;
+    plan.control_read = control.read;
+    plan.report_write = report.write;
+    keeper_ = plan.isolate ? start_isolated(plan) : ::fork();
+    if (keeper_ < 0) {
+      const int refusal = errno;
+      keeper_ = -1;
+      if (plan.isolate && !transient(refusal)) {
+        throw SpawnError(SpawnError::Kind::isolation,
+                         std::string("cannot make new namespaces: ") + std::strerror(refusal));
+      }
+      return Refused{refusal, "fork"};
+    }
+    if (keeper_ == 0) keeper(plan);
+    keeper_fd_ = static_cast<int>(::syscall(SYS_pidfd_open, keeper_, 0));
+    // The keeper's ends are its own now: ours go, so that every pipe ends when it does.
+    for (int* end :
+         {&input.read, &output.write, &error.write, &start.write, &control.read, &report.write})
+      close_fd(*end);
+    std::swap(in_, input.write);
+    std::swap(out_, output.read);
+    std::swap(err_, error.read);
+    std::swap(report_, report.read);
+    std::swap(control_, control.write);
+    // The start pipe closes at the program's exec, or brings why it failed. A keeper that says
+    // neither in time is killed: nothing waits on it without a limit.
+    StartFailure failure{};
+    const ssize_t n = read_start(start.read, failure);
+    if (n == 0) {
+      // The program is below the keeper (which may be a namespace's init).
+      const std::vector<pid_t> below = children_of(keeper_);
+      program_ = below.empty() ? -1 : below.front();
+      return std::nullopt;
+    }
+    kill();
+    close_fd(in_);
+    close_fd(out_);
+    close_fd(err_);
+    if (n < 0) {
+      throw SpawnError(SpawnError::Kind::resources,
+                       "the keeper did not start '" + name + "' within " +
+                           std::to_string(kSpawnPatience.count()) + " s");
+    }
+    if (auto fatal = start_error(failure, name, containment_)) throw *fatal;
+    // No process for the program: as if the fork had been refused, and ready to try again.
+    keeper_ = -1;
+    close_fd(keeper_fd_);
+    reaped_ = false;
+    status_.reset();
+    left_behind_ = 0;
+    return Refused{failure.error, "fork"};
+  } catch (const std::system_error& error) {
+    return Refused{error.code().value(), "pipe2"};
   }
 }
 

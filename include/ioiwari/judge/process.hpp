@@ -33,6 +33,10 @@
 
 namespace ioiwari {
 
+namespace keeping {
+struct KeeperPlan;
+}
+
 using Clock = std::chrono::steady_clock;
 
 // How a process ended: its exit status, or the signal that killed it.
@@ -150,6 +154,15 @@ class ChildProcess {
   static constexpr std::chrono::seconds kKillPatience{2};
 
  private:
+  // A start refused by the system (out of pipes or processes), which waiting may cure.
+  struct Refused {
+    int error;
+    const char* what;  // "fork" or "pipe2"
+  };
+  // One try at starting the keeper and the program (`name` for messages): nothing when they
+  // run. Throws SpawnError for what waiting cannot cure.
+  std::optional<Refused> try_start(keeping::KeeperPlan plan, const std::string& name);
+
   // Waits for output or the keeper's report until `deadline` and takes what comes; false at the
   // deadline.
   bool pump(Clock::time_point deadline);
