@@ -135,13 +135,13 @@ void child_says_then_stays(What what) {
   if (::fork() == 0) {
     ::close(said[0]);
     what();
+    [[maybe_unused]] const auto written = ::write(said[1], "!", 1);
     ::close(said[1]);
     stubborn();
   }
   ::close(said[1]);
   char byte;
-  while (::read(said[0], &byte, 1) > 0) {
-  }
+  [[maybe_unused]] const auto got = ::read(said[0], &byte, 1);  // a byte, or the child's end
   ::close(said[0]);
 }
 
@@ -268,16 +268,19 @@ int main(int argc, char** argv) {
     std::cerr << "write-referee: " << written << " written\n" << std::flush;
   }
   if (mode == "hide-proc") {
-    // In a mount namespace of its own (a user namespace lets anyone), a tmpfs over /proc, then
-    // a sleeper: what the player sees of /proc is no way to hide it.
-    if (::unshare(CLONE_NEWNS) == 0 ||
-        (::unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0 &&
-         ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0)) {
-      const bool hidden = ::mount("none", "/proc", "tmpfs", 0, nullptr) == 0;
-      std::cerr << "hide-proc: " << (hidden ? "hidden" : std::strerror(errno)) << '\n'
-                << std::flush;
-    }
-    leave_sleeper();
+    // A child, in a mount namespace of its own (a user namespace lets anyone), puts a tmpfs
+    // over /proc and stays there with a child of its own: what it sees of /proc is no way to
+    // hide from the keeper. (The player's own /proc stays, for its exit.)
+    child_says_then_stays([] {
+      if (::unshare(CLONE_NEWNS) == 0 ||
+          (::unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0 &&
+           ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0)) {
+        const bool hidden = ::mount("none", "/proc", "tmpfs", 0, nullptr) == 0;
+        std::cerr << "hide-proc: " << (hidden ? "hidden" : std::strerror(errno)) << '\n'
+                  << std::flush;
+      }
+      if (::fork() == 0) stubborn();
+    });
   }
   // Processes the keeper must count, however they look.
   if (mode == "leader-exits") leader_exits(wait_thread, nullptr);

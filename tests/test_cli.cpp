@@ -150,6 +150,9 @@ TEST_CASE("the declared defaults are the ones the code plays with", "[cli]") {
   CHECK(fallback("--wall-factor") == std::to_string(limits.wall_factor));
   CHECK(fallback("--memory") == std::to_string(limits.memory_mb));
   CHECK(fallback("--max-line") == std::to_string(limits.max_line_bytes));
+  CHECK(fallback("--processes") == std::to_string(limits.processes));
+  CHECK(fallback("--user") ==
+        std::to_string(kDefaultUsers.uid) + ":" + std::to_string(kDefaultUsers.gid));
   CHECK(fallback("--seed") == std::to_string(RefereePlan{}.seed));
   CHECK(fallback("--jobs") == std::to_string(RefereePlan{}.jobs));
   CHECK(fallback("--pits") == std::to_string(Ring{}.pits));

@@ -120,7 +120,7 @@ constexpr Option kRefereeOptions[] = {
     {"--strategy", "S[,S...]|all", Value::text, "the opponents' strategies", "optimal"},
     {"--seed", "N", Value::integer, "seeds the random starts and the strategies", "1", 0, kMaxSeed},
     {"--jobs", "N", Value::integer, "games played at once, at most what the open-file limit allows",
-     "1", 1, 256},
+     "1", 1, kMostSlots},
     {"--move-time", "MS", Value::integer,
      "CPU time for each move, the player's start-up in its first", "2000", 1, kMostMilliseconds},
     {"--game-time", "MS", Value::integer, "CPU time for the whole game", "20000", 1,
