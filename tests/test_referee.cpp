@@ -659,6 +659,24 @@ TEST_CASE("an unprivileged referee still keeps every player in, and says what it
     }
     CHECK(running_with(mark).empty());
   }
+  // Without namespaces, nothing but its being undumpable keeps the keeper's descriptors from a
+  // player of its own user (which can still kill it: docs/referee.md says so).
+  for (const char* mode : {"forge-report", "hold-keeper", "write-referee"}) {
+    const std::string mark = "mark-" + std::to_string(::getpid()) + "-nobody-shared-" + mode;
+    const Ended ended = run_limited(
+        binary, test::referee_args({"--no-isolate", "--starts", "2", "--", player, mode, mark}),
+        [=] {
+          if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+            ::_exit(126);
+          }
+        });
+    INFO(mode << ", not isolated: " << ended.err << ended.out);
+    CHECK(ended.out.find("(forged)") == std::string::npos);
+    if (std::string(mode) != "write-referee") {
+      CHECK(ended.out.find("  left processes behind      2\n") != std::string::npos);
+    }
+    CHECK(running_with(mark).empty());
+  }
 }
 
 TEST_CASE("when the system refuses processes the referee waits, and its failure is never a verdict",
