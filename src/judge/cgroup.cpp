@@ -244,6 +244,24 @@ CgroupUsage Cgroup::usage() const {
   return usage;
 }
 
+std::chrono::nanoseconds Cgroup::cpu() const {
+  return counted_cpu() - base_.cpu;
+}
+
+std::chrono::nanoseconds Cgroup::counted_cpu() const {
+  if (version_ == CgroupVersion::v2) {
+    const auto stat = read_text(folders_.front() + "/cpu.stat");
+    return std::chrono::microseconds(keyed_value(stat.value_or(""), "usage_usec").value_or(0));
+  }
+  if (const auto ns = read_text(folders_[cpuacct_folder] + "/cpuacct.usage")) {
+    try {
+      return std::chrono::nanoseconds(std::stoll(*ns));
+    } catch (const std::exception&) {
+    }
+  }
+  return std::chrono::nanoseconds(0);
+}
+
 void Cgroup::begin() {
   base_ = counted();
 }
@@ -256,9 +274,7 @@ CgroupUsage Cgroup::counted() const {
   CgroupUsage usage;
   if (version_ == CgroupVersion::v2) {
     const std::string& folder = folders_.front();
-    if (const auto stat = read_text(folder + "/cpu.stat")) {
-      usage.cpu = std::chrono::microseconds(keyed_value(*stat, "usage_usec").value_or(0));
-    }
+    usage.cpu = counted_cpu();
     if (const auto stat = read_text(folder + "/memory.stat")) {
       usage.memory_kb =
           (keyed_value(*stat, "anon").value_or(0) + keyed_value(*stat, "shmem").value_or(0)) / 1024;
@@ -268,12 +284,7 @@ CgroupUsage Cgroup::counted() const {
     }
     return usage;
   }
-  if (const auto ns = read_text(folders_[cpuacct_folder] + "/cpuacct.usage")) {
-    try {
-      usage.cpu = std::chrono::nanoseconds(std::stoll(*ns));
-    } catch (const std::exception&) {
-    }
-  }
+  usage.cpu = counted_cpu();
   if (const auto stat = read_text(folders_[memory_folder] + "/memory.stat")) {
     usage.memory_kb = (keyed_value(*stat, "total_rss").value_or(0) +
                        keyed_value(*stat, "total_shmem").value_or(0)) /

@@ -512,15 +512,21 @@ void ChildProcess::kill() {
   reaped_ = true;
 }
 
-Usage ChildProcess::usage() const {
+Usage ChildProcess::usage(Look look) const {
   Usage usage;
   if (keeper_ <= 0 || reaped_) return usage;
   if (containment_.cgroup != nullptr) {
-    const CgroupUsage counted = containment_.cgroup->usage();
-    usage.cpu = counted.cpu;
-    usage.memory_kb = counted.memory_kb;
-    usage.oom_kills = counted.oom_kills;
-    usage.processes = static_cast<int>(containment_.cgroup->processes().size());
+    // CPU time at every look; memory at a close look, and at a glance only every kMemoryLook
+    // (the cgroup's cap holds between two looks).
+    usage.cpu = containment_.cgroup->cpu();
+    const auto now = Clock::now();
+    if (look == Look::everything || now - memory_looked_ >= kMemoryLook) {
+      const CgroupUsage counted = containment_.cgroup->usage();
+      memory_seen_ = {counted.memory_kb, counted.oom_kills};
+      memory_looked_ = now;
+    }
+    usage.memory_kb = memory_seen_.first;
+    usage.oom_kills = memory_seen_.second;
     return usage;
   }
   // The root of the program's tree is the keeper (a namespace's init, or a subreaper). Its reaped

@@ -80,9 +80,11 @@ class Watch {
 
   // Samples the player now; what is over its limits: `limit` of CPU time since it was `since`,
   // `game_limit` in all, the clock's `wall_deadline`.
+  // A close look (`look`) at each answer and at the end, a glance while the player thinks.
   Over check(std::chrono::nanoseconds since, std::chrono::milliseconds limit,
-             std::chrono::nanoseconds game_limit, Clock::time_point wall_deadline) {
-    sample();
+             std::chrono::nanoseconds game_limit, Clock::time_point wall_deadline,
+             ChildProcess::Look look) {
+    sample(look);
     if (memory_kb_ > limits_.memory_mb * 1024 || oom_kills_ > 0) return Over::memory;
     if (cpu_ - since >= limit || cpu_ >= game_limit) return Over::cpu;
     if (Clock::now() >= wall_deadline) return Over::wall;
@@ -99,9 +101,9 @@ class Watch {
     return std::min(wall_deadline, Clock::now() + wait);
   }
 
-  void sample() {
+  void sample(ChildProcess::Look look) {
     if (stopped_ && stopped_()) throw RefereeStopped();
-    const Usage usage = child_.usage();
+    const Usage usage = child_.usage(look);
     cpu_ = std::max(cpu_, usage.cpu);
     memory_kb_ = usage.memory_kb;
     oom_kills_ = std::max(oom_kills_, usage.oom_kills);
@@ -177,7 +179,7 @@ class RefereedGame : public Side {
     std::ostringstream start_line;
     start_line << report_.start << '\n';
     child_.write(start_line.str());
-    watch_.sample();  // it has started: a first look, for a game too short for any other
+    watch_.sample(ChildProcess::Look::everything);  // it has started: a first look
     if (!play_out(game_, *this, opponent_)) return finish(std::move(*fault_));
     return finish(after_the_end());
   }
@@ -219,10 +221,15 @@ class RefereedGame : public Side {
       const auto result =
           child_.read_line(line_, watch_.next_look(left, wall_deadline), limits_.max_line_bytes);
       if (result != ChildProcess::Read::timeout) {
-        over_ = watch_.check(asked_cpu, cpu_limit, game_limit, Clock::time_point::max());
+        // A close look at its first answer, when its start-up has made what it holds, and
+        // glances after: memory costs the kernel more to tell than CPU time.
+        over_ = watch_.check(
+            asked_cpu, cpu_limit, game_limit, Clock::time_point::max(),
+            report_.moves.empty() ? ChildProcess::Look::everything : ChildProcess::Look::glance);
         return result;
       }
-      over_ = watch_.check(asked_cpu, cpu_limit, game_limit, wall_deadline);
+      over_ =
+          watch_.check(asked_cpu, cpu_limit, game_limit, wall_deadline, ChildProcess::Look::glance);
       if (over_ != Watch::Over::no) return result;
     }
   }
@@ -237,7 +244,8 @@ class RefereedGame : public Side {
       const auto left = cpu_limit - (watch_.cpu() - since);
       const auto status = child_.wait_until(watch_.next_look(left, wall_deadline));
       over_ = watch_.check(since, cpu_limit, std::chrono::nanoseconds::max(),
-                           status ? Clock::time_point::max() : wall_deadline);
+                           status ? Clock::time_point::max() : wall_deadline,
+                           status ? ChildProcess::Look::everything : ChildProcess::Look::glance);
       if (status || over_ != Watch::Over::no) return status;
     }
   }

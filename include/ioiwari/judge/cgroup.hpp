@@ -84,6 +84,8 @@ class Cgroup {
 
   // What the kernel counted since begin(), memory as it is now.
   CgroupUsage usage() const;
+  // The CPU time alone, since begin(): cheaper to read than all of usage().
+  std::chrono::nanoseconds cpu() const;
   // Begins the counts anew, for the next game in the group.
   void begin();
   // Whether the group can serve another game: nothing runs in it, and it holds no memory.
@@ -103,6 +105,7 @@ class Cgroup {
   std::vector<int> join_;
   CgroupUsage base_;            // the counts at begin()
   CgroupUsage counted() const;  // the counts since the group was made
+  std::chrono::nanoseconds counted_cpu() const;
 };
 
 // Reads the value of `key` in a "key value" file's text (memory.stat, cpu.stat,

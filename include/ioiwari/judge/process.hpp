@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ioiwari/judge/cgroup.hpp"
@@ -138,9 +139,15 @@ class ChildProcess {
   // it ended; 0 while it runs.
   std::uint64_t max_rss_kb() const { return max_rss_kb_; }
 
+  // How closely usage() looks: in a cgroup, memory costs the kernel more to tell than CPU time.
+  enum class Look {
+    everything,  // CPU time and memory, now
+    glance,      // CPU time now; memory as last read, unless that was kMemoryLook ago or more
+  };
+  static constexpr std::chrono::milliseconds kMemoryLook{5};
   // What the program and its processes use now (their CPU time goes on counting after they end,
-  // until the keeper has reaped them all).
-  Usage usage() const;
+  // until the keeper has reaped them all); `processes` is counted without a cgroup only.
+  Usage usage(Look look) const;
 
   // What the program wrote on standard error so far, up to kMaxErrorBytes.
   const std::string& error_output() const { return error_; }
@@ -171,6 +178,8 @@ class ChildProcess {
   bool reap_keeper(Clock::time_point deadline);
 
   Containment containment_;
+  mutable Clock::time_point memory_looked_{};  // the cgroup's memory, last read
+  mutable std::pair<std::uint64_t, std::uint64_t> memory_seen_{0, 0};  // kB, OOM kills
   pid_t keeper_ = -1;
   int keeper_fd_ = -1;  // a pidfd of the keeper: polled, never waited on without a limit
   pid_t program_ = -1;  // as this process sees it; -1 when it ended before we looked
