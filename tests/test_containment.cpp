@@ -221,6 +221,24 @@ TEST_CASE("what is left behind is counted exactly, however it looks",
   CHECK(running_with(mark_for("fork-chain-plan")).empty());
 }
 
+TEST_CASE("the kernel caps a game's processes", "[e2e][referee][hostile][containment]") {
+  // 20 children asked for, 8 tasks allowed: the player and 7 of them.
+  for (RefereeLimits limits : {generous(), without_cgroups()}) {
+    if (!limits.cgroups && ::geteuid() != 0) continue;  // the user's limit needs a user of its own
+    limits.processes = 8;
+    const GameReport report = hostile("many-children", {"20"}, limits);
+    INFO("cgroups " << limits.cgroups << ": " << report.detail);
+    CHECK(report.verdict == Verdict::left_behind);
+    if (limits.cgroups) {
+      CHECK(report.detail == left_text(7));
+    } else {
+      // RLIMIT_NPROC of the game's user also counts what is still being torn down.
+      CHECK(report.detail.starts_with("exited, leaving "));
+      CHECK(report.detail.find("leaving 20 ") == std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("a process left after a tie or a loss is judged as after a win",
           "[e2e][referee][hostile][containment]") {
   // 1 0 0 1 0 0 0 is a tie, 0 0 0 0 0 0 1 a loss, whatever is played.
