@@ -2,8 +2,11 @@
 // `ioiwari referee` makes it.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <filesystem>
 #include <map>
@@ -14,6 +17,7 @@
 
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/judge/sandbox.hpp"
+#include "support.hpp"
 
 namespace ioiwari::test {
 
@@ -43,6 +47,68 @@ inline const char* runnable(const char* built) {
     copy = target.string();
   }
   return copy.c_str();
+}
+
+// Limits for a player that answers: far beyond what any load makes a move or an exit take, so
+// that no verdict can turn into a time limit on a busy machine.
+inline RefereeLimits generous() {
+  using namespace std::chrono_literals;
+  RefereeLimits limits;
+  limits.data_limit = !kSanitized;
+  limits.per_move = 30s;
+  limits.per_game = 300s;
+  limits.after_end = 30s;
+  return limits;
+}
+
+// The text of a file under /proc, or "" when it cannot be read. A process may end while it is
+// read; a C++ stream would then throw from inside its buffer (ESRCH), so this reads plainly.
+inline std::string read_proc(const std::string& path) {
+  std::string text;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(got));
+  ::close(fd);
+  return text;
+}
+
+// Whether process `pid` runs: neither gone nor a zombie (a process whose first thread has ended
+// while another runs does run).
+inline bool runs(pid_t pid) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator task("/proc/" + std::to_string(pid) + "/task", error),
+       end;
+       !error && task != end; task.increment(error)) {
+    const std::string line = read_proc(task->path().string() + "/stat");
+    const auto close = line.rfind(')');
+    if (close != std::string::npos && line.size() > close + 2 && line[close + 2] != 'Z' &&
+        line[close + 2] != 'X') {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The processes whose command line holds `mark`, and begins with `program`, that still run.
+// Processes may end while /proc is read: they are skipped.
+inline std::vector<pid_t> running_with(const std::string& mark, const std::string& program) {
+  std::vector<pid_t> found;
+  std::error_code error;
+  for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
+       entry.increment(error)) {
+    const std::string name = entry->path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string command = read_proc("/proc/" + name + "/cmdline");
+    if (command.find(mark) == std::string::npos || !command.starts_with(program)) continue;
+    const pid_t pid = std::stoi(name);
+    if (runs(pid)) found.push_back(pid);
+  }
+  return found;
+}
+inline std::vector<pid_t> running_with(const std::string& mark) {
+  return running_with(mark, "");
 }
 
 // The programs the tests give the referee as players.

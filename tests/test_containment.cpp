@@ -29,20 +29,13 @@
 #include "table_files.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::generous;
+using ioiwari::test::read_proc;
+using ioiwari::test::running_with;
 using ioiwari::test::table;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Limits no load reaches, for players whose verdict is not a time limit.
-RefereeLimits generous() {
-  RefereeLimits limits;
-  limits.data_limit = !test::kSanitized;
-  limits.per_move = 30s;
-  limits.per_game = 300s;
-  limits.after_end = 30s;
-  return limits;
-}
 
 // The same in one of the fallbacks.
 RefereeLimits without_cgroups() {
@@ -65,49 +58,6 @@ bool cgroups_here() {
     WARN("no cgroup tests: " << error.what());
     return false;
   }
-}
-
-std::string read_proc(const std::string& path) {
-  std::string text;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buffer[4096];
-  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(got));
-  ::close(fd);
-  return text;
-}
-
-// Whether process `pid` runs: neither gone nor a zombie (a process whose first thread has ended
-// while another runs does run).
-bool runs(pid_t pid) {
-  std::error_code error;
-  for (std::filesystem::directory_iterator task("/proc/" + std::to_string(pid) + "/task", error),
-       end;
-       !error && task != end; task.increment(error)) {
-    const std::string line = read_proc(task->path().string() + "/stat");
-    const auto close = line.rfind(')');
-    if (close != std::string::npos && line.size() > close + 2 && line[close + 2] != 'Z' &&
-        line[close + 2] != 'X') {
-      return true;
-    }
-  }
-  return false;
-}
-
-// The processes whose command line holds `mark` that still run.
-std::vector<pid_t> running_with(const std::string& mark) {
-  std::vector<pid_t> found;
-  std::error_code error;
-  for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
-       entry.increment(error)) {
-    const std::string name = entry->path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (read_proc("/proc/" + name + "/cmdline").find(mark) == std::string::npos) continue;
-    const pid_t pid = std::stoi(name);
-    if (runs(pid)) found.push_back(pid);
-  }
-  return found;
 }
 
 // A mark for one test's players, found in their command lines.

@@ -28,22 +28,13 @@
 #include "text_support.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::generous;
 using ioiwari::test::perfect_moves;
+using ioiwari::test::running_with;
 using ioiwari::test::table;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Limits for a player that answers: far beyond what any load makes a move or an exit take, so
-// that no verdict here can turn into a time limit on a busy machine.
-RefereeLimits generous() {
-  RefereeLimits limits;
-  limits.data_limit = !test::kSanitized;
-  limits.per_move = 30s;
-  limits.per_game = 300s;
-  limits.after_end = 30s;
-  return limits;
-}
 
 // Limits for a player that never answers (or never exits after the end) and uses no CPU time
 // meanwhile: it is judged at the wall-clock limit whatever the limit is, so a short one only
@@ -89,45 +80,6 @@ RefereePlan plan_for(std::vector<std::string> player, std::size_t starts, int jo
   plan.jobs = jobs;
   plan.limits = limits;
   return plan;
-}
-
-// The text of a file under /proc, or "" when it cannot be read. A process may end while it is
-// read; a C++ stream would then throw from inside its buffer (ESRCH), so this reads plainly.
-std::string read_proc(const std::string& path) {
-  std::string text;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buffer[4096];
-  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(got));
-  ::close(fd);
-  return text;
-}
-
-// Whether process `pid` is gone: no such process, or a zombie waiting for init.
-bool gone(pid_t pid) {
-  if (::kill(pid, 0) != 0) return true;
-  const std::string line = read_proc("/proc/" + std::to_string(pid) + "/stat");
-  if (line.empty()) return true;
-  const auto close = line.rfind(')');
-  return close != std::string::npos && line.size() > close + 2 && line[close + 2] == 'Z';
-}
-
-// The processes whose command line holds `mark`, and begins with `program` when it is given,
-// that still run (zombies are dead). Processes may end while /proc is read: they are skipped.
-std::vector<pid_t> running_with(const std::string& mark, const std::string& program = "") {
-  std::vector<pid_t> found;
-  std::error_code error;
-  for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
-       entry.increment(error)) {
-    const std::string name = entry->path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const std::string command = read_proc("/proc/" + name + "/cmdline");
-    if (command.find(mark) == std::string::npos || !command.starts_with(program)) continue;
-    const pid_t pid = std::stoi(name);
-    if (!gone(pid)) found.push_back(pid);
-  }
-  return found;
 }
 
 // The most memory this process has held so far, in kB (VmHWM).
@@ -212,7 +164,7 @@ TEST_CASE("the player and its children are killed and reaped with the verdict", 
   REQUIRE(word == "child");
   REQUIRE(grandchild > 0);
   // Gone when the game is judged, not later: its keeper reaped it before it reported.
-  CHECK(gone(grandchild));
+  CHECK(!test::runs(grandchild));
 }
 
 TEST_CASE("a player that cannot be run is refused before any game, not judged", "[e2e][referee]") {

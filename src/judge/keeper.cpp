@@ -105,21 +105,18 @@ struct LinuxDirent {
   char name[1];
 };
 
-}  // namespace
-
-// Appends the children of every thread of process `pid` to pids[count..max), reading each
-// children file into `text`.
-void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max, char* text,
-                     std::size_t text_size) {
+// Calls `each(tid)` for every thread of process `pid`, until it returns false, without
+// allocating.
+template <class Each>
+void for_each_thread(pid_t pid, Each each) {
   char path[64];
   proc_path(path, sizeof path, "/proc/", pid, "/task");
   const int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) return;
   alignas(8) char entries[4096];
-  for (;;) {
-    const long bytes = ::syscall(SYS_getdents64, dir, entries, sizeof entries);
-    if (bytes <= 0) break;
-    for (long at = 0; at < bytes;) {
+  bool more = true;
+  for (long bytes; more && (bytes = ::syscall(SYS_getdents64, dir, entries, sizeof entries)) > 0;) {
+    for (long at = 0; more && at < bytes;) {
       const auto* entry = reinterpret_cast<const LinuxDirent*>(entries + at);
       at += entry->reclen;
       long tid = 0;
@@ -128,16 +125,11 @@ void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max
         if (*c < '0' || *c > '9') numeric = false;
         tid = tid * 10 + (*c - '0');
       }
-      if (!numeric) continue;
-      char children_path[80];
-      proc_path(children_path, sizeof children_path, "/proc/", pid, "/task/", tid, "/children");
-      if (read_file(children_path, text, text_size) > 0) append_numbers(text, pids, count, max);
+      if (numeric) more = each(tid);
     }
   }
   ::close(dir);
 }
-
-namespace {
 
 // Whether thread `tid` of process `pid` is a zombie (ended, not yet reaped), or gone.
 bool thread_ended(pid_t pid, long tid) {
@@ -151,28 +143,24 @@ bool thread_ended(pid_t pid, long tid) {
 
 }  // namespace
 
+// Appends the children of every thread of process `pid` to pids[count..max), reading each
+// children file into `text`.
+void append_children(pid_t pid, pid_t* pids, std::size_t& count, std::size_t max, char* text,
+                     std::size_t text_size) {
+  for_each_thread(pid, [&](long tid) {
+    char children_path[80];
+    proc_path(children_path, sizeof children_path, "/proc/", pid, "/task/", tid, "/children");
+    if (read_file(children_path, text, text_size) > 0) append_numbers(text, pids, count, max);
+    return true;
+  });
+}
+
 bool any_thread_runs(pid_t pid) {
-  char path[64];
-  proc_path(path, sizeof path, "/proc/", pid, "/task");
-  const int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) return false;
   bool runs = false;
-  alignas(8) char entries[4096];
-  for (long bytes;
-       !runs && (bytes = ::syscall(SYS_getdents64, dir, entries, sizeof entries)) > 0;) {
-    for (long at = 0; at < bytes && !runs;) {
-      const auto* entry = reinterpret_cast<const LinuxDirent*>(entries + at);
-      at += entry->reclen;
-      long tid = 0;
-      bool numeric = entry->name[0] != '\0';
-      for (const char* c = entry->name; *c != '\0'; ++c) {
-        if (*c < '0' || *c > '9') numeric = false;
-        tid = tid * 10 + (*c - '0');
-      }
-      if (numeric && !thread_ended(pid, tid)) runs = true;
-    }
-  }
-  ::close(dir);
+  for_each_thread(pid, [&](long tid) {
+    runs = !thread_ended(pid, tid);
+    return !runs;
+  });
   return runs;
 }
 
