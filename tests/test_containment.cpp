@@ -172,6 +172,11 @@ TEST_CASE("what is left behind is counted exactly, however it looks",
 }
 
 TEST_CASE("the kernel caps a game's processes", "[e2e][referee][hostile][containment]") {
+  if (test::kSanitized) {
+    // LeakSanitizer needs a thread of its own when the player exits, which the cap refuses.
+    WARN("no test of the process cap under the sanitizers");
+    return;
+  }
   // 20 children asked for, 8 tasks allowed: the player and 7 of them.
   for (RefereeLimits limits : {generous(), without_cgroups()}) {
     if (!limits.cgroups && ::geteuid() != 0) continue;  // the user's limit needs a user of its own
