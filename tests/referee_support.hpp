@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,6 +110,15 @@ inline std::vector<pid_t> running_with(const std::string& mark, const std::strin
 }
 inline std::vector<pid_t> running_with(const std::string& mark) {
   return running_with(mark, "");
+}
+
+// Kills every process still running with `mark` (the test's own players, found by their mark)
+// and says how many there were: a test that finds survivors fails, and leaves none.
+inline std::size_t kill_survivors(const std::string& mark) {
+  const std::vector<pid_t> found = running_with(mark);
+  for (pid_t pid : found)
+    ::kill(pid, SIGKILL);
+  return found.size();
 }
 
 // The programs the tests give the referee as players.

@@ -76,7 +76,7 @@ GameReport hostile(const std::string& mode, const std::vector<std::string>& args
   const GameReport report = test::judge_game(player, start, Strategy::optimal, 1, table(), limits);
   INFO(mode << ": " << name(report.verdict) << " (" << report.detail << ") "
             << report.player_errors);
-  CHECK(running_with(mark).empty());
+  CHECK(test::kill_survivors(mark) == 0);
   return report;
 }
 
@@ -168,7 +168,7 @@ TEST_CASE("what is left behind is counted exactly, however it looks",
   for (const GameReport& report : test::judge_games(plan, table())) {
     CHECK(report.verdict == Verdict::left_behind);
   }
-  CHECK(running_with(mark_for("fork-chain-plan")).empty());
+  CHECK(test::kill_survivors(mark_for("fork-chain-plan")) == 0);
 }
 
 TEST_CASE("the kernel caps a game's processes", "[e2e][referee][hostile][containment]") {
@@ -325,7 +325,7 @@ TEST_CASE("a player dies with its keeper", "[e2e][referee][hostile][containment]
   REQUIRE(::kill(keeper, SIGKILL) == 0);
   while (!running_with(mark).empty() && Clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
-  CHECK(running_with(mark).empty());
+  CHECK(test::kill_survivors(mark) == 0);
 }
 
 TEST_CASE("a cgroup's kill leaves nothing of what ran in it, a fork chain included",
@@ -351,7 +351,7 @@ TEST_CASE("a cgroup's kill leaves nothing of what ran in it, a fork chain includ
   CHECK(group->kill(10s));
   CHECK(group->processes().empty());
   ::waitpid(shell, nullptr, 0);
-  CHECK(running_with(mark).empty());
+  CHECK(test::kill_survivors(mark) == 0);
   // The kernel counted what they used, and nothing more runs to count.
   CHECK(group->usage().cpu > 0ns);
   CHECK(group->reusable());

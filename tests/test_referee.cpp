@@ -253,7 +253,7 @@ TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves no
       }
     }
     // Nothing of any game is left: not a process, not a zombie waiting for init.
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
   // Flooding players must not make the referee hold their output.
   CHECK(peak_memory_kb() - before < 32 * 1024);
@@ -273,7 +273,7 @@ TEST_CASE("a player is charged for the CPU time it and its processes use",
     CHECK(report.detail.find(" of CPU time; the limit is 300 ms") != std::string::npos);
     CHECK(report.cpu >= 300ms);
     CHECK(report.cpu < 10s);  // about the limit: a sample or two late at most
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
   // Waiting forever uses no CPU time: judged at the wall-clock limit, five times the CPU limit.
   RefereeLimits waiting = generous();
@@ -304,7 +304,7 @@ TEST_CASE("a player that takes memory without end gets the memory limit",
     if (!test::kSanitized && std::string(mode) == "allocate") {
       CHECK(report.peak_memory_kb <= 2 * 64 * 1024 + 1024);  // and a stack
     }
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
   // A player that maps a table file pays nothing for it: its peak is its own memory.
   const GameReport fine = test::judge_game({PLAYER_IOIWARI}, ioi_starts().front(),
@@ -355,7 +355,7 @@ TEST_CASE("with isolation a player has no network, its own process numbers, and 
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-isolated-" + mode;
     const GameReport left = game({FAULTY_PLAYER, mode, mark}, isolated);
     CHECK(left.verdict == Verdict::left_behind);
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
   // ioiwari itself plays as ever.
   CHECK(game({PLAYER_IOIWARI}, isolated).verdict == Verdict::win);
@@ -611,7 +611,7 @@ TEST_CASE("an unprivileged referee still keeps every player in, and says what it
       CHECK(ended.status == 1);
       CHECK(ended.out.find("  left processes behind      2\n") != std::string::npos);
     }
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
   // Without namespaces, nothing but its being undumpable keeps the keeper's descriptors from a
   // player of its own user (which can still kill it: docs/referee.md says so).
@@ -629,7 +629,7 @@ TEST_CASE("an unprivileged referee still keeps every player in, and says what it
     if (std::string(mode) != "write-referee") {
       CHECK(ended.out.find("  left processes behind      2\n") != std::string::npos);
     }
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
 }
 
@@ -736,6 +736,6 @@ TEST_CASE("a referee stopped by a signal ends every game and judges none",
     ::waitpid(referee, &status, 0);
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + signal);
-    CHECK(running_with(mark).empty());
+    CHECK(test::kill_survivors(mark) == 0);
   }
 }

@@ -1,5 +1,7 @@
 #include "ioiwari/judge/cgroup.hpp"
 
+#include "files.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -17,38 +19,10 @@ namespace ioiwari {
 
 namespace {
 
+using files::read_text;
+using files::write_text;
+
 using namespace std::chrono_literals;
-
-// The whole text of a file, read plainly (a stream would throw on ESRCH and the like); nothing
-// when it cannot be opened or read.
-std::optional<std::string> read_text(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::string text;
-  char buffer[8192];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      ::close(fd);
-      return std::nullopt;
-    }
-    if (got == 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(fd);
-  return text;
-}
-
-// Writes `text` to the file at `path` in one write; 0, or the errno of the failure.
-int write_text(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const int error = written == static_cast<ssize_t>(text.size()) ? 0 : (written < 0 ? errno : EIO);
-  ::close(fd);
-  return error;
-}
 
 std::string why(int error) {
   return std::strerror(error);

@@ -1,5 +1,6 @@
 #include "ioiwari/judge/process.hpp"
 
+#include "files.hpp"
 #include "keeper.hpp"
 
 #include <fcntl.h>
@@ -101,16 +102,9 @@ std::string resolve(const std::string& program) {
 }
 
 // The processes that `pid` started and that still are its children.
-// The whole text of a file under /proc, read plainly; "" when it cannot be read.
+// The whole text of a file under /proc; "" when it cannot be read.
 std::string read_proc(const std::string& path) {
-  std::string text;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buffer[4096];
-  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(got));
-  ::close(fd);
-  return text;
+  return files::read_text(path).value_or("");
 }
 
 // The children of every thread of process `pid`, each children file read whole.
@@ -327,9 +321,12 @@ std::optional<ChildProcess::Refused> ChildProcess::try_start(KeeperPlan plan,
     StartFailure failure{};
     const ssize_t n = read_start(start.read, failure);
     if (n == 0) {
-      // The program is below the keeper (which may be a namespace's init).
-      const std::vector<pid_t> below = children_of(keeper_);
-      program_ = below.empty() ? -1 : below.front();
+      // The program is below the keeper (which may be a namespace's init). Only the sampler of
+      // /proc needs its number: a cgroup counts without it.
+      if (containment_.cgroup == nullptr) {
+        const std::vector<pid_t> below = children_of(keeper_);
+        program_ = below.empty() ? -1 : below.front();
+      }
       return std::nullopt;
     }
     kill();
