@@ -1,5 +1,6 @@
-// What the tests of table files share: a folder of their own, sockets to refuse, and crafting a
-// table whose checksums are recomputed after a change, as anyone can (docs/table-format.md).
+// What the tests of table files share: a folder of their own, sockets to refuse, crafting a table
+// whose hashes are recomputed after a change, as anyone can (docs/table-format.md), and the two
+// ways a command reads a table.
 #pragma once
 
 #include <sys/socket.h>
@@ -79,6 +80,23 @@ inline void rewrite(const std::string& path,
 
 inline void reseal(const std::string& path) {
   rewrite(path, [](std::vector<unsigned char>&) {});
+}
+
+// How the tests read tables: held to ioiwari's known roots, as every command is, or, for a ring
+// taken to have no known root (as a ring solved only by ioiwari-mpi), trusted as --trust-table
+// trusts it. Room for every block of the tests' rings.
+inline TableReading checked_reading() {
+  TableReading reading;
+  reading.roots = RootBook::built_in();
+  reading.trust_unknown_root = false;
+  reading.cache_bytes = std::uint64_t{64} << 20;
+  return reading;
+}
+inline TableReading trusting_reading() {
+  TableReading reading = checked_reading();
+  reading.roots = RootBook::none();
+  reading.trust_unknown_root = true;
+  return reading;
 }
 
 }  // namespace ioiwari::test

@@ -89,7 +89,7 @@ TEST_CASE("a damaged table file stops the binary with one line and status 7", "[
   const auto run = ioiwari_run({"--pits", "5", "--table", path}, "2 3 3 3 3\n");
   check_refused(run, path);
   CHECK(run.err == "ioiwari: table '" + path +
-                       "' is damaged: its list of block checksums fails its checksum\n");
+                       "' is damaged: its list of block hashes fails the root in its header\n");
 }
 
 TEST_CASE("crafted tables end analyze, starts and the player with one line, never a signal",
@@ -154,34 +154,48 @@ TEST_CASE("a FIFO, a directory or a device given as a table is refused at once",
 
 namespace {
 
-// A player of the ring from `path`, driven a move at a time: the first move read, the game
+// A ring of many blocks, so that a game reads some of them only after the file has changed.
+const Ring kLargeRing{10, 4};
+
+const Table& large_solved() {
+  static const Table table = Table::solve(kLargeRing);
+  return table;
+}
+
+// A player of kLargeRing from `path`, driven a move at a time: its first move read, the game
 // waiting for player 2's reply, so that the file can be changed while the player holds it.
 struct HeldPlayer {
   ChildProcess child;
   Match game;
   explicit HeldPlayer(const std::string& path)
-      : child([&] {
-          std::vector<std::string> argv = {IOIWARI_BINARY};
-          const auto args = with_ring({"--table", path});
-          argv.insert(argv.end(), args.begin(), args.end());
-          return argv;
-        }()),
-        game(start()) {
-    child.write(start_line());
-    std::string line;
-    REQUIRE(child.read_line(line, Clock::now() + 120s, 64) == ChildProcess::Read::line);
-    game.play(*Pit::from_label(std::stoi(line), kRing.pits));
+      : child({IOIWARI_BINARY, "--pits", "10", "--capacity", "4", "--table", path}),
+        game(starts(kLargeRing, StartRule::defaults_for(kLargeRing)).front()) {
+    std::ostringstream line;
+    line << game.board() << '\n';
+    child.write(line.str());
+    expect_best_move();
   }
-  // Sends player 2's best reply, and collects how the player ends.
-  test_support::Run reply() {
-    const Pit pit = *solved().best_move(game.board());
-    child.write(std::to_string(pit.label()) + "\n");
-    test_support::Run run;
+  // Reads the player's move, which must be the true table's.
+  bool expect_best_move() {
     std::string line;
-    while (child.read_line(line, Clock::now() + 120s, 64) == ChildProcess::Read::line)
-      run.out += line + "\n";
+    if (child.read_line(line, Clock::now() + 120s, 64) != ChildProcess::Read::line) return false;
+    const Pit pit = *Pit::from_label(std::stoi(line), kLargeRing.pits);
+    REQUIRE(pit == *large_solved().best_move(game.board()));
+    game.play(pit);
+    return true;
+  }
+  // Plays player 2's best replies to the end; every move of the player is held to the true
+  // table's. Then collects how the player ended.
+  test_support::Run play_out() {
+    while (!game.over()) {
+      const Pit pit = *large_solved().best_move(game.board());
+      child.write(std::to_string(pit.label()) + "\n");
+      game.play(pit);
+      if (game.over() || !expect_best_move()) break;
+    }
     const auto status = child.wait_until(Clock::now() + 120s);
     REQUIRE(status);
+    test_support::Run run;
     run.signaled = status->signaled;
     run.status = status->number;
     run.err = child.error_output();
@@ -189,38 +203,103 @@ struct HeldPlayer {
   }
 };
 
-}  // namespace
-
-TEST_CASE("a table cut short while a player reads it ends the player with one line",
-          "[e2e][tables][hostile]") {
-  TempFolder folder;
-  const std::string path = folder.file("eight.table");
-  save_table(*solved().classes(), path);
-  HeldPlayer player(path);
-  fs::resize_file(path, TableLayout::kBlockBytes);
-  const auto run = player.reply();
-  check_refused(run, path);
-  CHECK(run.err.find("changed while in use") != std::string::npos);
+// How a player whose table changed under it must end: the game played to its end from its own
+// checked copies, or refused with one line and status 7.
+void check_ended_well(const test_support::Run& run, const std::string& path) {
+  INFO(run.err);
+  CHECK_FALSE(run.signaled);
+  if (run.status == 0) {
+    CHECK(run.err.empty());
+    return;
+  }
+  CHECK(run.status == to_int(ExitCode::bad_table));
+  CHECK(run.err.starts_with("ioiwari: table '" + path + "'"));
+  CHECK(run.err.find('\n') == run.err.size() - 1);
 }
 
-TEST_CASE("a table rewritten while a player reads it ends the player with one line",
+}  // namespace
+
+TEST_CASE("a table cut short while a player reads it changes none of its moves",
           "[e2e][tables][hostile]") {
   TempFolder folder;
-  const std::string path = folder.file("eight.table");
-  // Every value changed, and every checksum made to match: only the change itself shows.
-  const TableLayout layout = table_layout(kRing);
+  const std::string path = folder.file("ten.table");
+  save_table(*large_solved().classes(), path);
+  HeldPlayer player(path);
+  fs::resize_file(path, 2 * TableLayout::kBlockBytes);
+  const auto run = player.play_out();
+  check_ended_well(run, path);
+  if (run.status != 0) CHECK(run.err.ends_with("changed while in use: it was cut short\n"));
+}
+
+TEST_CASE("a table rewritten while a player reads it changes none of its moves",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("ten.table");
+  // Every value changed, and every hash made to match: only the change itself shows.
+  const TableLayout layout = table_layout(kLargeRing);
+  int refused = 0;
   for (const unsigned char flip : {std::uint8_t{0x01}, std::uint8_t{0x10}}) {
     INFO("values xor " << int{flip});
-    save_table(*solved().classes(), path);
+    save_table(*large_solved().classes(), path);
     HeldPlayer player(path);
     rewrite(path, [&](std::vector<unsigned char>& bytes) {
-      for (std::uint64_t i = 0; i < table_size(kRing).values_bytes; ++i)
+      for (std::uint64_t i = 0; i < layout.values_bytes; ++i)
         bytes[layout.values_offset + i] ^= flip;
     });
-    const auto run = player.reply();
-    check_refused(run, path);
-    CHECK(run.err.find("changed while in use") != std::string::npos);
+    const auto run = player.play_out();
+    check_ended_well(run, path);
+    refused += run.status != 0 ? 1 : 0;
   }
+  // A game of 10 pits reads blocks it had not read at its first move.
+  CHECK(refused > 0);
+}
+
+TEST_CASE("a table that lies consistently one move deep is refused by every command",
+          "[e2e][tables][hostile]") {
+  // The start's value raised by 2 and the class after one of its moves set to match: every
+  // check one move deep passes. Only the ring's true root shows the lie.
+  TempFolder folder;
+  const std::string path = folder.file("lying.table");
+  const std::string clean = folder.file("clean.table");
+  save_table(*solved().classes(), clean);
+  save_table(*solved().classes(), path);
+  const TableLayout layout = table_layout(kRing);
+  const Board& board = start();
+  const int value = solved().value(board);
+  rewrite(path, [&](std::vector<unsigned char>& bytes) {
+    for (Pit pit : board.pits()) {
+      if (!board.is_legal(pit)) continue;
+      const MoveResult move = play(board, pit);
+      bytes[layout.values_offset + solved().classes()->class_of(board)] =
+          static_cast<unsigned char>(value + 2);
+      bytes[layout.values_offset + solved().classes()->class_of(move.after)] =
+          static_cast<unsigned char>(move.net() - (value + 2));
+      return;
+    }
+  });
+  std::ostringstream counts;
+  counts << board;
+  for (const bool trust : {false, true}) {
+    INFO("--trust-table " << trust);
+    const auto args = [&](std::vector<std::string> rest) {
+      rest = with_ring(std::move(rest));
+      if (trust) rest.push_back("--trust-table");
+      return rest;
+    };
+    check_refused(ioiwari_run(args({"starts", "--table", path})), path);
+    check_refused(ioiwari_run(args({"analyze", "--table", path, counts.str()})), path);
+    check_refused(ioiwari_run(args({"--table", path}), start_line()), path);
+    check_refused(ioiwari_run(args({"opponent", "--table", path})), path);
+    // The referee's own table, and its player's.
+    auto judge = args({"referee", "--starts", "3", "--table", path, "--", IOIWARI_BINARY});
+    auto player = with_ring({"--table", clean});
+    judge.insert(judge.end(), player.begin(), player.end());
+    check_refused(ioiwari_run(judge), path);
+  }
+  const auto verified = ioiwari_run({"verify", path});
+  check_refused(verified, path);
+  CHECK(verified.err.find("is not the true table of 8 pits, capacity 4: its root is ") !=
+        std::string::npos);
 }
 
 TEST_CASE("solve refuses a path that cannot take a table before it solves anything",

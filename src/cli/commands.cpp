@@ -35,9 +35,12 @@ constexpr Option kRing[] = {
 
 constexpr Option kTable[] = {
     {"--table", "FILE", Value::text,
-     "play from a table file that 'ioiwari solve' wrote, mapped read-only, instead of solving "
-     "the ring; status 7 when it is not a table, is damaged, is of another ring, or changes "
-     "while in use"},
+     "play from a table file that 'ioiwari solve' wrote instead of solving the ring; status 7 "
+     "when it is not a table, is damaged, is not the ring's true table, is of another ring, or "
+     "changes while in use"},
+    {"--trust-table", "", Value::none,
+     "use --table even when ioiwari does not know the true root of its ring (a ring solved "
+     "only by ioiwari-mpi); check the file with 'ioiwari verify' first"},
 };
 
 constexpr OptionGroup kGroups[] = {
@@ -51,8 +54,8 @@ constexpr OptionGroup kGroups[] = {
 constexpr std::string_view kStrategies[] = {"optimal", "greedy", "random", "weakest"};
 
 constexpr Exit kTableExit = {code(ExitCode::bad_table),
-                             "the table file is not a table, is damaged, of another ring, or "
-                             "changed while in use"};
+                             "the table file is not a table, is damaged, is not the ring's true "
+                             "table, is of another ring, or changed while in use"};
 constexpr Exit kUsageExit = {code(ExitCode::usage), "bad command line"};
 constexpr Exit kOutputExit = {code(ExitCode::output_closed),
                               "standard output could not be written"};

@@ -152,7 +152,6 @@ int run_referee(Invocation& call) {
                                                                         : RefereeExit::usage);
   }
   progress.clear();
-  table.check_unchanged();
   if (json) {
     write_json(call.out, plan, *sandbox, reports);
   } else {

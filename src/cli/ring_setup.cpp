@@ -16,6 +16,9 @@ namespace {
 // The most starts a command lists or draws from.
 constexpr std::uint64_t kMostStarts = 10'000'000;
 
+// The memory for a table file's checked blocks where the machine's is not known.
+constexpr std::uint64_t kTableCacheWithoutMemory = std::uint64_t{1} << 30;
+
 int option_number(const Invocation& call, std::string_view name, int fallback) {
   const auto given = call.parsed.given(name) ? call.parsed.number(name) : std::nullopt;
   return given ? static_cast<int>(*given) : fallback;
@@ -34,6 +37,17 @@ std::string bytes_text(std::uint64_t bytes) {
   std::ostringstream text;
   text << std::fixed << std::setprecision(unit == 0 ? 0 : 1) << size << ' ' << units[unit];
   return text.str();
+}
+
+TableReading table_reading(const Invocation& call) {
+  TableReading reading;
+  reading.roots = RootBook::built_in();
+  reading.trust_unknown_root = call.parsed.flag("--trust-table");
+  // Checked copies of the blocks it reads, up to half the machine's memory: a census of every
+  // start of a large ring reads most of its table.
+  const std::uint64_t memory = call.environment.memory_bytes;
+  reading.cache_bytes = memory != 0 ? memory / 2 : kTableCacheWithoutMemory;
+  return reading;
 }
 
 std::string ring_options(Ring ring) {
@@ -146,7 +160,7 @@ void RingSetup::check_memory() const {
 
 const Table& RingSetup::table(int most_beads, bool quiet) {
   if (table_) return *table_;
-  if (file_) return table_.emplace(Table(load_table(*file_, ring_)));
+  if (file_) return table_.emplace(Table(load_table(*file_, ring_, table_reading(call_))));
   check_memory();
   const std::string what =
       call_.parsed.command().name.empty() ? "solving" : std::string(call_.where()) + "solving";

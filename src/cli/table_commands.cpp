@@ -36,7 +36,7 @@ int run_solve(Invocation& call) {
   call.out << "solved the ring of " << setup.ring().describe() << ": " << table->classes()
            << " classes in " << std::fixed << std::setprecision(1) << seconds << " s on " << threads
            << (threads == 1 ? " thread" : " threads") << "; wrote " << *call.parsed.text("--out")
-           << " (" << bytes_text(output.bytes()) << ")\n";
+           << " (" << bytes_text(output.bytes()) << "), root " << hex(output.root()) << "\n";
   return written(call, to_int(ExitCode::ok));
 }
 
@@ -44,11 +44,15 @@ int run_verify(Invocation& call) {
   const std::string& path = call.parsed.operands().front();
   const auto begin = std::chrono::steady_clock::now();
   const SolveLine line(call, "verify", call.parsed.flag("--quiet"));
-  const TableCheck check = verify_table(path, line.options());
+  const TableCheck check = verify_table(path, line.options(), RootBook::built_in());
   call.out << "table '" << path << "' is sound: the ring of " << check.ring.describe() << ", "
            << check.classes << " classes; " << check.blocks << " blocks ("
            << bytes_text(check.bytes) << ") checked in " << std::fixed << std::setprecision(1)
-           << seconds_since(begin) << " s\n";
+           << seconds_since(begin) << " s\n"
+           << "root " << hex(check.root)
+           << (check.root_known ? ": the ring's true root, which ioiwari knows\n"
+                                : ": ioiwari knows no root for this ring; this file is its true "
+                                  "table, and --trust-table may use it\n");
   return written(call, to_int(ExitCode::ok));
 }
 

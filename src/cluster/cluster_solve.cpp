@@ -225,7 +225,8 @@ int run_solve(cli::Invocation& call) {
   call.out << std::fixed << std::setprecision(1) << "solved the ring of " << ring.describe() << ": "
            << shares.first_classes.back() << " classes in " << seconds_since(begin) << " s on "
            << processes << (processes == 1 ? " process" : " processes") << "; wrote "
-           << *call.parsed.text("--out") << " (" << cli::bytes_text(output->bytes()) << ")\n";
+           << *call.parsed.text("--out") << " (" << cli::bytes_text(output->bytes()) << "), root "
+           << hex(output->root()) << "\n";
   for (std::size_t q = 0; q < reports.size(); ++q) {
     const Report& report = reports[q];
     call.out << "process " << q << ": " << report.classes << " classes in " << report.lines

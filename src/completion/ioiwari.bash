@@ -6,10 +6,11 @@ _ioiwari() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local commands="play opponent referee analyze starts bench solve verify help"
   local ring="--pits --capacity --start-beads --start-range"
+  local table="--table --trust-table"
   local strategies="optimal greedy random weakest"
   COMPREPLY=()
   if ((COMP_CWORD == 1)); then
-    mapfile -t COMPREPLY < <(compgen -W "$commands --second --help --version $ring --table" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$commands --second --help --version $ring $table" -- "$cur")
     return
   fi
   local command=${COMP_WORDS[1]} i
@@ -64,14 +65,14 @@ _ioiwari() {
   esac
   local options
   case $command in
-    play) options="--first --second --start --seed --no-color --help $ring --table" ;;
-    opponent) options="--start --seed --strategy --record --help $ring --table" ;;
+    play) options="--first --second --start --seed --no-color --help $ring $table" ;;
+    opponent) options="--start --seed --strategy --record --help $ring $table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
                       --wall-factor --memory --no-data-limit --processes --user --no-cgroups
                       --isolate --no-isolate --max-line --show --json
-                      --quiet --help -- $ring --table" ;;
-    analyze) options="--json --help $ring --table" ;;
-    starts) options="--classes --json --quiet --help $ring --table" ;;
+                      --quiet --help -- $ring $table" ;;
+    analyze) options="--json --help $ring $table" ;;
+    starts) options="--classes --json --quiet --help $ring $table" ;;
     bench) options="--runs --negamax --json --quiet --help $ring" ;;
     solve) options="--out --quiet --help $ring" ;;
     verify)
@@ -86,7 +87,7 @@ _ioiwari() {
       ((COMP_CWORD == 2)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
       return
       ;;
-    -*) options="--second $ring --table" ;; # the player's options
+    -*) options="--second $ring $table" ;; # the player's options
     *) return ;;
   esac
   mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

@@ -80,11 +80,6 @@ TableSize table_size(Ring ring) {
   return size;
 }
 
-template <class T>
-void RingTable::vouch(std::span<const T> part) const {
-  if (storage_) storage_->vouch(part.data(), part.size_bytes());
-}
-
 void RingTable::fault(const std::string& what) const {
   if (storage_) storage_->damaged(what);
   throw std::logic_error("ioiwari: a solved table is inconsistent: " + what);
@@ -93,37 +88,49 @@ void RingTable::fault(const std::string& what) const {
 RingPart RingTable::part() const {
   RingPart part(ring_);
   part.first_line = 0;
-  part.end_line = lines_.size() / kLineWords;
+  part.end_line = lines_count_;
   part.first_class = 0;
-  part.end_class = classes();
+  part.end_class = classes_;
   part.lines = lines_.data();
   part.values = values_.data();
   return part;
 }
 
+void RingTable::line(std::uint64_t at, std::uint64_t* words) const {
+  const bool last = at + 1 == lines_count_;
+  if (storage_only_) {
+    storage_->index_words(kLineWords * at, last ? kLineWords : kLineWords + 1, words);
+  } else {
+    std::copy_n(lines_.data() + kLineWords * at, last ? kLineWords : kLineWords + 1, words);
+  }
+  if (last) words[kLineWords] = classes_;
+}
+
+std::int8_t RingTable::value_at(std::uint64_t rank) const {
+  return storage_only_ ? storage_->value_byte(rank) : values_[rank];
+}
+
 std::uint64_t RingTable::rank(std::uint64_t position) const {
-  // The checks below are what keeps a crafted file's look-ups inside it: the line is in the
-  // index, the position is marked, and the line's counts agree with its bits and with the next
-  // line's first rank, which is at most classes(); so the rank is below classes().
-  const std::uint64_t lines = lines_.size() / kLineWords;
+  // The checks below keep a look-up inside the table whatever the index says: the line is in
+  // the index, the position is marked, and the line's counts agree with its bits and with the
+  // next line's first rank, which is at most classes(); so the rank is below classes().
   const std::uint64_t at = position / kLinePositions;
-  if (at >= lines) fault("position " + std::to_string(position) + " is beyond the index");
-  const std::uint64_t words = at + 1 < lines ? kLineWords + 1 : kLineWords;
-  const std::span<const std::uint64_t> line = lines_.subspan(kLineWords * at, words);
-  vouch(line);
+  if (at >= lines_count_) fault("position " + std::to_string(position) + " is beyond the index");
+  std::uint64_t words[kLineWords + 1];
+  line(at, words);
   std::uint64_t in_line = 0;
-  for (int word = 0; word < 6; ++word)
-    in_line += static_cast<std::uint64_t>(std::popcount(line[2 + static_cast<std::size_t>(word)]));
-  const std::uint64_t begin = line[0];
-  const std::uint64_t end = at + 1 < lines ? line[kLineWords] : classes();
-  if (line[1] != line_counts(line.data()) || begin > end || end > classes() ||
-      end - begin != in_line) {
+  for (std::size_t word = 2; word < kLineWords; ++word)
+    in_line += static_cast<std::uint64_t>(std::popcount(words[word]));
+  const std::uint64_t begin = words[0];
+  const std::uint64_t end = words[kLineWords];
+  if (words[1] != line_counts(words) || begin > end || end > classes_ || end - begin != in_line) {
     fault("the counts of index line " + std::to_string(at) + " disagree with its bits");
   }
-  if (!marked(lines_.data(), position)) {
+  const std::uint64_t bit = position % kLinePositions;
+  if ((words[2 + (bit >> 6)] >> (bit & 63) & 1) == 0) {
     fault("position " + std::to_string(position) + " is not marked in the index");
   }
-  return rank_at(lines_.data(), position);
+  return line_rank(words, bit);
 }
 
 std::uint64_t RingTable::class_of(const Board& board) const {
@@ -133,8 +140,7 @@ std::uint64_t RingTable::class_of(const Board& board) const {
 
 int RingTable::value(const Board& board) const {
   const std::uint64_t at = class_of(board);
-  vouch(values_.subspan(at, 1));
-  const int value = values_[at];
+  const int value = value_at(at);
   if (value < -ring_.max_beads() || value > ring_.max_beads()) {
     fault("class " + std::to_string(at) + " has the value " + std::to_string(value) +
           ", beyond the " + std::to_string(ring_.max_beads()) + " beads of the ring");
@@ -148,13 +154,8 @@ void RingTable::inconsistent(const Board& board, int value, int best) const {
   fault(what.str());
 }
 
-void RingTable::check_unchanged() const {
-  if (storage_) storage_->check_unchanged();
-}
-
 void RingTable::verify(const SolveOptions& options) const {
-  vouch(lines_);
-  vouch(values_);
+  if (storage_only_) throw std::logic_error("ioiwari: verify() needs the table in memory");
   const RingIndex& index = index_;
   const std::uint64_t lines = lines_.size() / kLineWords;
   // Every line's counts against its bits and the lines before it, and no bit past the last
@@ -200,23 +201,40 @@ void RingTable::verify(const SolveOptions& options) const {
 }
 
 std::uint64_t RingTable::checksum() const {
-  vouch(values_);
   std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
-  for (std::int8_t value : values_) {
-    hash ^= static_cast<std::uint8_t>(value);
+  for (std::uint64_t rank = 0; rank < classes_; ++rank) {
+    hash ^= static_cast<std::uint8_t>(value_at(rank));
     hash *= 0x100000001b3ULL;
   }
   return hash;
 }
 
-std::shared_ptr<const RingTable> RingTable::adopt(Ring ring, std::span<const std::uint64_t> lines,
-                                                  std::span<const std::int8_t> values,
-                                                  std::shared_ptr<const TableStorage> storage) {
+std::shared_ptr<const RingTable> RingTable::over(Ring ring,
+                                                 std::shared_ptr<const TableStorage> storage) {
+  std::shared_ptr<RingTable> table(new RingTable());
+  const TableSize size = table_size(ring);
+  table->ring_ = ring;
+  table->index_ = RingIndex(ring);
+  table->lines_count_ = size.lines;
+  table->classes_ = size.classes;
+  table->storage_ = std::move(storage);
+  table->storage_only_ = true;
+  return table;
+}
+
+std::shared_ptr<const RingTable> RingTable::in_memory(Ring ring,
+                                                      std::span<const std::uint64_t> lines,
+                                                      std::span<const std::int8_t> values,
+                                                      std::shared_ptr<const void> owner,
+                                                      std::shared_ptr<const TableStorage> storage) {
   std::shared_ptr<RingTable> table(new RingTable());
   table->ring_ = ring;
   table->index_ = RingIndex(ring);
+  table->lines_count_ = lines.size() / kLineWords;
+  table->classes_ = values.size();
   table->lines_ = lines;
   table->values_ = values;
+  table->owned_ = std::move(owner);
   table->storage_ = std::move(storage);
   return table;
 }
@@ -233,6 +251,8 @@ std::shared_ptr<const RingTable> RingTable::solve(Ring ring, const SolveOptions&
   std::shared_ptr<RingTable> table(new RingTable());
   table->ring_ = ring;
   table->index_ = RingIndex(ring);
+  table->lines_count_ = size.lines;
+  table->classes_ = size.classes;
   table->lines_ = owned->lines.span();
   table->values_ = owned->values.span();
   table->owned_ = owned;

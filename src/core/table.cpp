@@ -92,10 +92,6 @@ std::vector<PitValue> Table::analyze(const Board& board) const {
   return moves;
 }
 
-void Table::check_unchanged() const {
-  if (classes_) classes_->check_unchanged();
-}
-
 void Table::inconsistent(const Board& board, int value_here, int best) const {
   if (classes_) classes_->inconsistent(board, value_here, best);
   throw std::logic_error("ioiwari: the solved IOI table is inconsistent");

@@ -63,10 +63,8 @@ class OurSide : public StrategySide {
   OurSide(const OpponentOptions& options, const Table& table, std::ostream& out,
           PlayerOneSide& them)
       : StrategySide(options.strategy, table, options.seed,
-                     [&out, &table](Pit pit) {
-                       table.check_unchanged();  // a table file that changed: no move from it
-                       out << pit.label() << '\n' << std::flush;
-                     }),
+                     [&out](Pit pit) { out << pit.label() << '\n'
+                                           << std::flush; }),
         them_(them) {}
   std::optional<Pit> move(const Match& game) override {
     if (them_.stopped_reading(game)) return std::nullopt;

@@ -130,7 +130,6 @@ class TerminalGame {
     while (!game_.over()) {
       if (game_.to_move() != options_.person) {
         game_.play(*table_.best_move(game_.board()));
-        table_.check_unchanged();
         say(describe_last_move(game_, names_, style_));
         if (!game_.over()) draw();
         continue;
@@ -202,7 +201,6 @@ class TerminalGame {
 
   void hint() {
     const std::vector<PitValue> moves = table_.analyze(game_.board());
-    table_.check_unchanged();
     say("Your moves, best first, with what each nets you to the end if both sides then play "
         "perfectly:");
     // "  pit 1: +2  pit 3: -1", a line broken only between moves.
@@ -276,7 +274,6 @@ class TerminalGame {
            << "; pit " << better.label() << " was worth " << signed_value(best) << ").";
       break;
     }
-    table_.check_unchanged();
     return text.str();
   }
 

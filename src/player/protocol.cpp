@@ -32,7 +32,6 @@ class TableSide : public Side {
       : out_(out), table_(table), result_(result) {}
   std::optional<Pit> move(const Match& game) override {
     const Pit pit = *table_.best_move(game.board());
-    table_.check_unchanged();  // a move read from a table file that changed meanwhile: none
     out_ << pit.label() << '\n' << std::flush;
     if (!out_) {
       result_ = fail(ExitCode::output_closed,

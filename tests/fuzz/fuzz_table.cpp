@@ -1,8 +1,9 @@
 // Table files that anyone may have crafted: the input rewrites bytes of a sound table of a small
-// ring (its header's fields, its index's lines, its values), and mostly recomputes its
-// checksums as an attacker would. Loading it and asking every board's value, best move and
-// analysis must answer within the ring's range, or refuse the table with one line naming it:
-// never read outside the file (AddressSanitizer watches), never crash.
+// ring (its header's fields, its index's lines, its values), and mostly recomputes its hashes as
+// an attacker would. Held to the ring's true root, any change is refused at once. Trusted, as
+// --trust-table trusts a ring with no known root, loading it and asking every board's value,
+// best move and analysis must answer within the ring's range, or refuse the table with one line
+// naming it: never read outside the table (AddressSanitizer watches), never crash.
 #include <unistd.h>
 
 #include <cstdint>
@@ -54,22 +55,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const TableSize parts = table_size(kRing);
   std::vector<unsigned char> bytes = sound.bytes;
   // Each three bytes: which part, where in it, and the new byte.
-  const std::uint64_t regions[3][2] = {{0, 120},
+  const std::uint64_t regions[3][2] = {{0, TableHeader::kFieldBytes},
                                        {layout.lines_offset, parts.index_bytes},
                                        {layout.values_offset, parts.values_bytes}};
   for (std::size_t i = 0; i + 3 <= size; i += 3) {
     const auto& region = regions[data[i] % 3];
     bytes[region[0] + data[i + 1] % region[1]] = data[i + 2];
   }
-  // An odd length leaves the checksums as they were: the damage then shows as damage.
+  // A length of 3k+1 leaves the hashes as they were: the damage then shows as damage.
   if (size % 3 != 1) test::reseal(bytes);
   {
     std::ofstream out(sound.path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()),
               static_cast<std::streamsize>(bytes.size()));
   }
+  TableReading reading;
+  reading.roots = RootBook::built_in();
+  reading.cache_bytes = 1 << 20;
+  const bool same = bytes == sound.bytes;
   try {
-    const Table table(load_table(sound.path, kRing));
+    // Held to the root: only the true table loads.
+    load_table(sound.path, kRing, reading);
+    FUZZ_CHECK(same);
+  } catch (const TableFileError& error) {
+    FUZZ_CHECK(!same);
+    FUZZ_CHECK(std::string(error.what()).find(sound.path) != std::string::npos);
+  }
+  reading.roots = RootBook::none();
+  reading.trust_unknown_root = true;
+  try {
+    const Table table(load_table(sound.path, kRing, reading));
     for (Board::Code code = 0; code < kRing.code_count(); ++code) {
       const Board board = Board::from_code(code, kRing);
       const int value = table.value(board);
@@ -85,7 +100,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(what.find(sound.path) != std::string::npos);
   }
   try {
-    verify_table(sound.path);
+    // Whatever it is told of roots, verify passes only the true table, byte for byte.
+    verify_table(sound.path, {}, RootBook::none());
+    FUZZ_CHECK(same);
   } catch (const TableFileError&) {
   }
   return 0;

@@ -17,6 +17,7 @@
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_table.hpp"
 #include "ioiwari/core/table.hpp"
+#include "ioiwari/core/table_file.hpp"
 #include "ioiwari/player/protocol.hpp"
 
 namespace ioiwari::cli {
@@ -49,8 +50,8 @@ class RingSetup {
   // Throws UsageError when solving the ring needs more memory than this machine has.
   void check_memory() const;
 
-  // The table: mapped from --table, or solved, once. A solve covers the boards of up to
-  // `most_beads` beads where the ring's solver can stop there (the IOI ring's can), and shows
+  // The table: read from --table (table_reading()), or solved, once. A solve covers the boards of
+  // up to `most_beads` beads where the ring's solver can stop there (the IOI ring's can), and shows
   // its progress on standard error where a person watches, unless `quiet`. Throws UsageError
   // (no memory for it) and TableFileError.
   const Table& table(int most_beads = kMaxRingBeads, bool quiet = false);
@@ -93,6 +94,10 @@ class SolveLine {
   int threads_ = 0;
   bool layers_ = false;  // whether the layers have begun (after the index)
 };
+
+// How a command given --table reads the file: trusting a ring with no known root only with
+// --trust-table, and keeping checked copies of its blocks in up to half the machine's memory.
+TableReading table_reading(const Invocation& call);
 
 // "--pits 12 --capacity 5": a ring as the options that give it.
 std::string ring_options(Ring ring);

@@ -37,26 +37,26 @@ TableSize table_size(Ring ring);
 // How many rotation classes of `ring`'s boards hold each number of beads (Burnside's lemma).
 std::vector<std::uint64_t> classes_by_beads(Ring ring);
 
-// A table that cannot be used: a table file that is damaged or changed (table_file.hpp), found
-// when it is opened or when a look-up reads it.
+// A table that cannot be used: a table file that is damaged, crafted or changed (table_file.hpp),
+// found when it is opened or when a look-up reads it.
 class TableError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Where a table's index and values live when they are not the solver's own memory (a mapped
-// table file): it checks bytes before they are read, says what is wrong when a look-up finds the
-// parts of the table disagreeing, and notices when the bytes change under the reader.
+// Where a table's index and values live when they are not in this process's memory (a table
+// file): every word handed out is a copy, checked before it is handed out, so that nothing the
+// storage holds can change what a look-up sees. Both throw TableError when the bytes cannot be
+// read or fail their check.
 class TableStorage {
  public:
   virtual ~TableStorage() = default;
-  // Checks the `size` bytes at `data`, which lie in the table's storage, before they are read.
-  // Throws TableError when they are not what was written.
-  virtual void vouch(const void* data, std::size_t size) const = 0;
+  // Copies `count` words of the index from word `first` on into `out`.
+  virtual void index_words(std::uint64_t first, std::size_t count, std::uint64_t* out) const = 0;
+  // The value byte of the class of rank `rank`.
+  virtual std::int8_t value_byte(std::uint64_t rank) const = 0;
   // Throws TableError saying that the table is damaged: `what` is wrong with it.
   [[noreturn]] virtual void damaged(const std::string& what) const = 0;
-  // Throws TableError when the storage has changed since it was first read.
-  virtual void check_unchanged() const = 0;
 };
 
 class RingTable {
@@ -64,14 +64,20 @@ class RingTable {
   // Solves every class of `ring`.
   static std::shared_ptr<const RingTable> solve(Ring ring, const SolveOptions& options = {});
 
-  // A table over storage that holds a solved ring's index lines and values, laid out as solve()
-  // lays them out, inside `storage`, which is asked to vouch for them as they are read.
-  static std::shared_ptr<const RingTable> adopt(Ring ring, std::span<const std::uint64_t> lines,
-                                                std::span<const std::int8_t> values,
-                                                std::shared_ptr<const TableStorage> storage);
+  // A table whose index lines and values, laid out as solve() lays them out, are read from
+  // `storage` a few words at a time.
+  static std::shared_ptr<const RingTable> over(Ring ring,
+                                               std::shared_ptr<const TableStorage> storage);
+  // A table whose index lines and values are in this process's memory, laid out as solve() lays
+  // them out (a table file read whole), kept alive by `owner`. `storage`, when given, says what
+  // is wrong when the parts are found to disagree.
+  static std::shared_ptr<const RingTable> in_memory(Ring ring, std::span<const std::uint64_t> lines,
+                                                    std::span<const std::int8_t> values,
+                                                    std::shared_ptr<const void> owner,
+                                                    std::shared_ptr<const TableStorage> storage);
 
   Ring ring() const { return ring_; }
-  std::uint64_t classes() const { return values_.size(); }
+  std::uint64_t classes() const { return classes_; }
 
   // The value of `board` (a board of this ring) for the player to move. Checked: a value beyond
   // what the ring's beads allow is damage (TableError), never an answer.
@@ -88,36 +94,38 @@ class RingTable {
   // moves give (the callers that see every move check this).
   [[noreturn]] void inconsistent(const Board& board, int value, int best) const;
 
-  // Throws TableError when the table's storage has changed since it was read: a table file
-  // rewritten in place. Nothing for a table a solve made.
-  void check_unchanged() const;
-
-  // Checks the whole table: every line's counts against its bits and the lines before it, the
-  // bits against the ring's classes (every canonical board marked, nothing else), every value
-  // within the ring's range, and then every class's value against its moves', as the solve
-  // computed it: only the ring's true solution passes. Takes about as long as a solve. Throws
-  // TableError on the first fault.
+  // Checks the whole table, which must be in memory: every line's counts against its bits and the
+  // lines before it, the bits against the ring's classes (every canonical board marked, nothing
+  // else), every value within the ring's range, and then every class's value against its moves', as
+  // the solve computed it: only the ring's true solution passes. Takes about as long as a solve.
+  // Throws TableError on the first fault.
   void verify(const SolveOptions& options = {}) const;
 
   // A fingerprint of the values, in class order (FNV-1a over the bytes).
   std::uint64_t checksum() const;
 
+  // Whether the index and values are in this process's memory, and then where.
+  bool in_memory() const { return !storage_only_; }
   std::span<const std::uint64_t> lines() const { return lines_; }
   std::span<const std::int8_t> values() const { return values_; }
 
  private:
   RingTable() = default;
-  template <class T>
-  void vouch(std::span<const T> part) const;
   [[noreturn]] void fault(const std::string& what) const;
   RingPart part() const;
+  // Copies index line `at`'s words into words[0..7], and into words[8] the next line's first
+  // word, or classes() after the last line.
+  void line(std::uint64_t at, std::uint64_t* words) const;
+  std::int8_t value_at(std::uint64_t rank) const;
 
   Ring ring_;
   RingIndex index_;
-  std::span<const std::uint64_t> lines_;
-  std::span<const std::int8_t> values_;
-  std::shared_ptr<const void> owned_;            // a solve's memory
-  std::shared_ptr<const TableStorage> storage_;  // or storage that checks what is read
+  std::uint64_t lines_count_ = 0, classes_ = 0;
+  std::span<const std::uint64_t> lines_;         // in memory: the index
+  std::span<const std::int8_t> values_;          // and the values
+  std::shared_ptr<const void> owned_;            // what keeps them alive
+  std::shared_ptr<const TableStorage> storage_;  // a file's: what reads them, or names damage
+  bool storage_only_ = false;                    // whether they are read from storage_
 };
 
 }  // namespace ioiwari

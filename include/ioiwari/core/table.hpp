@@ -72,10 +72,6 @@ class Table {
   // the board's value against its moves' as best_move() does.
   std::vector<PitValue> analyze(const Board& board) const;
 
-  // Throws TableError when the table was read from a file that has changed since: a command
-  // calls it before it writes what it read from the table. Nothing for a table solved here.
-  void check_unchanged() const;
-
   // Boards the solver searched (one per rotation class).
   std::size_t positions() const { return positions_; }
 

@@ -1,42 +1,50 @@
-// Table files, like endgame tablebases: a solved ring written once (`ioiwari solve`) and mapped
-// read-only by every command given `--table FILE`, so that many processes share one copy.
+// Table files, like endgame tablebases: a solved ring written once (`ioiwari solve`, or
+// `ioiwari-mpi solve` on many machines) and read by every command given `--table FILE`.
 //
 // A file may have been copied, downloaded, cut short, damaged or crafted, and it may change while
-// a command reads it. Reading one is safe whatever its bytes: it is checked the way a database
-// checks its pages. The header and the list of block checksums are checked when the file is
-// opened; every block of 64 KiB is checked against its checksum the first time a look-up reads
-// from it; and every look-up checks what it reads against the rest of the table (ring_table.hpp).
-// So a look-up never reads outside the file and never uses a value the ring cannot have. A
-// change to the file while it is in use ends the command with one line (exit status 7), never a
-// signal. The layout, field by field, is in docs/table-format.md.
+// a command reads it. Whatever its bytes, no command prints a value or plays a move the file's
+// ring does not have:
+// - A file is authenticated (table_format.hpp): every block has a SHA-256 hash, and the list
+//   of hashes hashes to a root. A table of a ring whose true root ioiwari knows is used only
+//   when its root is that root; a table of any other ring only when the command is told to
+//   trust it (TableReading), and `verify` is the way to know it can be.
+// - Nothing is read from the file in place. The blocks a look-up needs are copied into memory
+//   the reader owns, each copy checked against its hash before any byte of it is used, and the
+//   hashes themselves were copied and checked against the root when the file was opened. So a
+//   file changed or cut short under the reader can change nothing it uses.
+// Every refusal is a TableFileError, one line that names the file. The layout, field by field, is
+// in docs/table-format.md.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/sha256.hpp"
+#include "ioiwari/core/table_format.hpp"
 
 namespace ioiwari {
 
-inline constexpr std::uint32_t kTableFormatVersion = 3;
-
-// Why a file was refused, or why a table read from one cannot be used. Each kind is its own
-// one-line message, which names the file.
+// Why a file was refused, or why a table read from one cannot be used.
 class TableFileError : public TableError {
  public:
   enum class Kind {
-    unreadable,   // cannot be opened or mapped, or is not a regular file
-    not_a_table,  // no magic, an unknown version or byte order, a layout that fits no ring
-    truncated,    // shorter than its header says
-    checksum,     // a part fails its checksum: the header, the block list, or a block
-    damaged,      // its checksums match but its parts disagree (a crafted or buggy file)
-    other_rules,  // a table of another ring than the command's
-    changed,      // the file changed while a command was using it
-    unwritable,   // cannot be written: a path that is no regular file, a missing directory,
-                  // no room, or a failed write (TableOutput)
+    unreadable,    // cannot be opened or read, or is not a regular file
+    not_a_table,   // no magic, an unknown version or byte order, a layout that fits no ring
+    old_version,   // a table of an older format version: the ring must be solved again
+    truncated,     // shorter than its header says
+    checksum,      // a part fails its hash: the header, the list of block hashes, or a block
+    damaged,       // its hashes match but its parts disagree, or its padding is not zero
+    other_rules,   // a table of another ring than the command's
+    wrong_root,    // not the true table of its ring: its root is not the ring's
+    unknown_root,  // a ring whose true root is not known, and the command was not told to trust it
+    changed,       // the file changed while a command was using it
+    unwritable,    // cannot be written: a path that is no regular file, a missing directory,
+                   // no room, or a failed write (TableOutput)
   };
   TableFileError(Kind kind, const std::string& message) : TableError(message), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -45,16 +53,17 @@ class TableFileError : public TableError {
   Kind kind_;
 };
 
-// Where a file's parts lie, a pure function of the ring: the 64 KiB header block, then the
-// index's lines and the values, each starting on a block boundary, then the checksums of the
-// blocks between the header block and the checksums, 8 bytes each.
-struct TableLayout {
-  static constexpr std::uint64_t kBlockBytes = 64 * 1024;
-  std::uint64_t lines_offset = 0, values_offset = 0, sums_offset = 0;
-  std::uint64_t blocks = 0;      // checked blocks: (sums_offset - kBlockBytes) / kBlockBytes
-  std::uint64_t file_bytes = 0;  // the whole file
+// How a command reads a table file.
+struct TableReading {
+  // The true roots of the rings (RootBook::built_in() but in tests).
+  RootBook roots = RootBook::built_in();
+  // Whether a table of a ring whose true root ioiwari does not know may be used (the user
+  // said so). A ring whose root is known is never read from a file with another root.
+  bool trust_unknown_root = false;
+  // The most memory the checked copies of the file's blocks may take; the least is a few
+  // blocks. Blocks beyond it are read and checked again when they are needed again.
+  std::uint64_t cache_bytes = 0;
 };
-TableLayout table_layout(Ring ring);
 
 // A table file being written. Making one checks the path and prepares the file before any work
 // is done: the target must be a regular file or not exist yet (a symbolic link is followed, and
@@ -66,8 +75,8 @@ TableLayout table_layout(Ring ring);
 //
 // commit() writes the table, flushes it to disk and renames it over the target; until then the
 // target is untouched. The temporary file is removed when a write fails, when the object is
-// destroyed without a commit, and when SIGINT, SIGTERM or SIGHUP ends the process meanwhile.
-// Throws TableFileError (unwritable).
+// destroyed without a commit, and when SIGINT, SIGTERM or SIGHUP ends the process meanwhile
+// (temporary_files.hpp). Throws TableFileError (unwritable).
 class TableOutput {
  public:
   TableOutput(const std::string& path, Ring ring);
@@ -82,25 +91,28 @@ class TableOutput {
   // The size of the file to be written.
   std::uint64_t bytes() const { return layout_.file_bytes; }
 
-  // Writes `table` (of the ring given above), then renames it over the target. `fail_after`,
-  // when not zero, makes the write fail after that many bytes (tests).
+  // Writes `table` (of the ring given above, in memory), then renames it over the target.
+  // `fail_after`, when not zero, makes the write fail after that many bytes (tests).
   void commit(const RingTable& table, std::uint64_t fail_after = 0);
 
   // The same in steps, for a table that is not in this process's memory (a distributed solve
   // gathers it from its processes): the parts' bytes in file order, the index's lines and then
-  // the values, in pieces of any size, each block's checksum computed as its bytes pass; then
-  // commit() with the table's class count writes the header and the checksums and renames the
-  // file over the target.
+  // the values, in pieces of any size, each block hashed as its bytes pass; then commit() with
+  // the table's class count writes the header and the hashes and renames the file over the
+  // target.
   void append(std::span<const unsigned char> bytes);
   void commit(std::uint64_t classes);
 
+  // Once committed: the table's root.
+  const Digest& root() const { return root_; }
+
  private:
-  struct Stream;
   void discard();
   void write_at(std::uint64_t offset, std::span<const unsigned char> bytes);
   Ring ring_;
   TableLayout layout_;
-  std::unique_ptr<Stream> stream_;
+  TableDigest digest_;
+  Digest root_{};
   std::uint64_t written_ = 0, fail_after_ = 0;
   std::string target_, temporary_;
   int directory_ = -1;  // the target's folder
@@ -108,29 +120,33 @@ class TableOutput {
   int slot_ = -1;       // its place among the files that a signal removes
 };
 
-// Writes `table` to `path` through a TableOutput.
-void save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after = 0);
+// Writes `table` to `path` through a TableOutput; returns its root.
+Digest save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after = 0);
 
-// Maps the table at `path` read-only after checking that it is a regular file, and its header,
-// its size, its list of block checksums and its rules against `ring`. Throws TableFileError. The
-// blocks themselves are checked as look-ups first read them; a failed check then throws
-// TableFileError too, as does RingTable::check_unchanged() after the file has changed.
-std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring);
+// Opens the table at `path` after checking that it is a regular file, its header, its size, its
+// list of block hashes against its root, its root against the ring's true root (or `reading`'s
+// trust, for a ring with none known) and its ring against `ring`. Throws TableFileError. The
+// blocks are read and checked as look-ups need them; a block that fails then throws
+// TableFileError too.
+std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring,
+                                            const TableReading& reading);
 
 // What verify_table() found in a sound file.
 struct TableCheck {
   Ring ring;
   std::uint64_t classes = 0;
   std::uint64_t bytes = 0;   // the file's size
-  std::uint64_t blocks = 0;  // blocks checked against their checksums
+  std::uint64_t blocks = 0;  // blocks checked against their hashes
+  Digest root{};
+  bool root_known = false;  // whether the ring's true root is known (and so is this root)
 };
 
-// Checks a whole table file, whatever its ring: every block against its checksum, and the table
-// as RingTable::verify() checks it. Throws TableFileError on the first fault.
-TableCheck verify_table(const std::string& path, const SolveOptions& options = {});
-
-// The checksum of a table file's parts: a 64-bit hash of `size` bytes, eight at a time in four
-// lanes, each word through a bijection of its lane, so that any one changed word changes it.
-std::uint64_t table_checksum(const unsigned char* bytes, std::uint64_t size);
+// Checks a whole table file, whatever its ring, reading it into memory: every field of the
+// header and every byte of its padding, every block against its hash, the hashes against the
+// root, the root against the ring's true root where it is known, and then the table as
+// RingTable::verify() checks it, which only the ring's true solution passes. Throws
+// TableFileError on the first fault.
+TableCheck verify_table(const std::string& path, const SolveOptions& options,
+                        const RootBook& roots);
 
 }  // namespace ioiwari

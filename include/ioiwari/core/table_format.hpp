@@ -1,0 +1,133 @@
+// The table file format, version 4: where a table's parts lie in a file, its header, and the
+// hashes that authenticate it. docs/table-format.md states it for anyone who writes a reader;
+// this header and table_format.cpp are ioiwari's own statement of it, which the reader
+// (table_reader.cpp) and the writer (table_writer.cpp) share.
+//
+// A file is the header block, the index's lines and the values, each part starting on a block
+// boundary with zeros between them, and then the SHA-256 hash of every block from the first
+// line to the end of the values' block. The hash of that list of hashes is the table's root.
+// ioiwari knows the true root of the rings it can solve on one machine (known_root()): a file
+// of one of them is the ring's true table exactly when its root is that root.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/sha256.hpp"
+
+namespace ioiwari {
+
+inline constexpr std::uint32_t kTableFormatVersion = 4;
+
+// Where a file's parts lie, a pure function of the ring.
+struct TableLayout {
+  static constexpr std::uint64_t kBlockBytes = 64 * 1024;
+  static constexpr std::uint64_t kHashBytes = 32;
+  std::uint64_t lines_offset = 0, lines_bytes = 0;    // the index: 64 bytes a line
+  std::uint64_t values_offset = 0, values_bytes = 0;  // a byte a class
+  std::uint64_t hashes_offset = 0;                    // the blocks' hashes, 32 bytes each
+  std::uint64_t blocks = 0;      // hashed blocks: (hashes_offset - kBlockBytes) / kBlockBytes
+  std::uint64_t classes = 0;     // the ring's classes
+  std::uint64_t file_bytes = 0;  // the whole file
+  // The hashed block that holds byte `offset` of the file (which is at least kBlockBytes).
+  static std::uint64_t block_of(std::uint64_t offset) { return offset / kBlockBytes - 1; }
+  // Where hashed block `block` starts in the file.
+  static std::uint64_t block_offset(std::uint64_t block) { return (block + 1) * kBlockBytes; }
+};
+TableLayout table_layout(Ring ring);
+
+// The fields of the header block (the first 176 bytes; the rest of the block is zero), in the
+// machine's byte order. Versions 1 to 4 all keep the magic at 0 and the version at 24, so that
+// a reader can tell a file of another version before it checks anything else.
+struct TableHeader {
+  static constexpr char kMagic[16] = {'I', 'O', 'I', 'W', 'A', 'R',  'I', '-',
+                                      'T', 'A', 'B', 'L', 'E', '\n', 0,   0};
+  // Written as a number: read back as the same number only on a machine of the same order.
+  static constexpr std::uint32_t kByteOrder = 0x01020304;
+  static constexpr std::size_t kVersionOffset = 24, kHashOffset = 32, kFieldBytes = 176;
+
+  std::uint32_t version = kTableFormatVersion;
+  std::uint32_t byte_order = kByteOrder;
+  Digest header_hash{};  // SHA-256 of the header block with these 32 bytes zero
+  std::uint32_t pits = 0, capacity = 0;
+  std::uint64_t classes = 0;
+  std::uint64_t block_bytes = TableLayout::kBlockBytes;
+  std::uint64_t blocks = 0;
+  std::uint64_t lines_offset = 0, lines_bytes = 0;
+  std::uint64_t values_offset = 0, values_bytes = 0;
+  std::uint64_t hashes_offset = 0;
+  std::uint64_t file_bytes = 0;
+  Digest root{};  // SHA-256 of the list of block hashes
+
+  // The header of a table of `ring` with root `root`.
+  static TableHeader of(Ring ring, const Digest& root);
+  // The header block: the fields at their offsets, zeros after them, and its own hash.
+  std::vector<unsigned char> block() const;
+  // The fields of a header block (of kBlockBytes), as they lie, unchecked.
+  static TableHeader parse(std::span<const unsigned char> block);
+  // The hash of a header block, with its hash field counted as zero.
+  static Digest hash_of(std::span<const unsigned char> block);
+  // Whether every field but the hashes is what a table of `ring` has.
+  bool fits(Ring ring) const;
+};
+
+// The hashes of a table's blocks, as the bytes of its parts pass in file order (the index's
+// lines, then the values): the zeros between the parts and after the values are counted where
+// the file holds them. What a writer computes as it writes, and what a test computes for a
+// table in memory.
+class TableDigest {
+ public:
+  explicit TableDigest(const TableLayout& layout);
+  // The next bytes of the parts, in pieces of any size. Returns how many were taken: fewer when
+  // they go past the values' end.
+  std::size_t append(std::span<const unsigned char> bytes);
+  // Whether every byte of both parts has been appended.
+  bool complete() const { return part_ == 2; }
+  // Where the next byte appended lies in the file, and how many more the part it lies in takes.
+  std::uint64_t next_offset() const { return at_; }
+  std::uint64_t room() const;
+  // Once complete: the list of block hashes, as the file holds it, and its root.
+  const std::vector<unsigned char>& hashes() const { return hashes_; }
+  Digest root() const;
+
+ private:
+  void hash(const unsigned char* bytes, std::uint64_t size);  // zeros when `bytes` is null
+  const TableLayout layout_;
+  int part_ = 0;
+  std::uint64_t at_;  // the next byte's offset in the file
+  Sha256 block_;      // of the block `at_` lies in
+  std::vector<unsigned char> hashes_;
+};
+
+// The root of the list of block hashes `hashes` (32 bytes a block).
+Digest table_root(std::span<const unsigned char> hashes);
+
+// The true root of `ring`'s table file, where ioiwari knows it: the rings it can solve on one
+// machine (known_roots.cpp, made by scripts/known-roots). Files are in the byte order of the
+// machine that wrote them; these are the roots of little-endian files, and a big-endian machine
+// knows none.
+std::optional<Digest> known_root(Ring ring);
+
+// How many rings have a known root (for the tests and the documents).
+std::size_t known_roots();
+
+// The true roots a reader holds table files to: ioiwari's own (known_root()), or none, as for
+// a ring solved only by ioiwari-mpi (what the tests of such rings use).
+class RootBook {
+ public:
+  static RootBook built_in() { return RootBook(true); }
+  static RootBook none() { return RootBook(false); }
+  std::optional<Digest> root(Ring ring) const {
+    return built_in_ ? known_root(ring) : std::nullopt;
+  }
+
+ private:
+  explicit RootBook(bool built_in) : built_in_(built_in) {}
+  bool built_in_;
+};
+
+}  // namespace ioiwari

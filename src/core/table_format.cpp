@@ -1,0 +1,201 @@
+#include "ioiwari/core/table_format.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ioiwari/core/ring_table.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+constexpr std::uint64_t kBlock = TableLayout::kBlockBytes;
+
+constexpr std::uint64_t round_up(std::uint64_t bytes, std::uint64_t unit) {
+  return (bytes + unit - 1) / unit * unit;
+}
+
+// Where each field lies in the header block (docs/table-format.md has the same table).
+struct FieldAt {
+  static constexpr std::size_t magic = 0, reserved = 16, version = 24, byte_order = 28,
+                               header_hash = 32, pits = 64, capacity = 68, classes = 72,
+                               block_bytes = 80, blocks = 88, lines_offset = 96, lines_bytes = 104,
+                               values_offset = 112, values_bytes = 120, hashes_offset = 128,
+                               file_bytes = 136, root = 144, end = 176;
+};
+static_assert(FieldAt::version == TableHeader::kVersionOffset);
+static_assert(FieldAt::header_hash == TableHeader::kHashOffset);
+static_assert(FieldAt::end == TableHeader::kFieldBytes);
+
+template <class T>
+void put(std::vector<unsigned char>& block, std::size_t at, const T& value) {
+  std::memcpy(block.data() + at, &value, sizeof value);
+}
+
+template <class T>
+T get(std::span<const unsigned char> block, std::size_t at) {
+  T value;
+  std::memcpy(&value, block.data() + at, sizeof value);
+  return value;
+}
+
+}  // namespace
+
+TableLayout table_layout(Ring ring) {
+  const TableSize size = table_size(ring);
+  TableLayout layout;
+  layout.classes = size.classes;
+  layout.lines_offset = kBlock;
+  layout.lines_bytes = size.index_bytes;
+  layout.values_offset = round_up(layout.lines_offset + layout.lines_bytes, kBlock);
+  layout.values_bytes = size.values_bytes;
+  layout.hashes_offset = round_up(layout.values_offset + layout.values_bytes, kBlock);
+  layout.blocks = (layout.hashes_offset - kBlock) / kBlock;
+  layout.file_bytes = layout.hashes_offset + TableLayout::kHashBytes * layout.blocks;
+  return layout;
+}
+
+TableHeader TableHeader::of(Ring ring, const Digest& root) {
+  const TableLayout layout = table_layout(ring);
+  TableHeader header;
+  header.pits = static_cast<std::uint32_t>(ring.pits);
+  header.capacity = static_cast<std::uint32_t>(ring.capacity);
+  header.classes = layout.classes;
+  header.blocks = layout.blocks;
+  header.lines_offset = layout.lines_offset;
+  header.lines_bytes = layout.lines_bytes;
+  header.values_offset = layout.values_offset;
+  header.values_bytes = layout.values_bytes;
+  header.hashes_offset = layout.hashes_offset;
+  header.file_bytes = layout.file_bytes;
+  header.root = root;
+  return header;
+}
+
+std::vector<unsigned char> TableHeader::block() const {
+  std::vector<unsigned char> block(kBlock, 0);
+  std::memcpy(block.data() + FieldAt::magic, kMagic, sizeof kMagic);
+  put(block, FieldAt::version, version);
+  put(block, FieldAt::byte_order, byte_order);
+  put(block, FieldAt::pits, pits);
+  put(block, FieldAt::capacity, capacity);
+  put(block, FieldAt::classes, classes);
+  put(block, FieldAt::block_bytes, block_bytes);
+  put(block, FieldAt::blocks, blocks);
+  put(block, FieldAt::lines_offset, lines_offset);
+  put(block, FieldAt::lines_bytes, lines_bytes);
+  put(block, FieldAt::values_offset, values_offset);
+  put(block, FieldAt::values_bytes, values_bytes);
+  put(block, FieldAt::hashes_offset, hashes_offset);
+  put(block, FieldAt::file_bytes, file_bytes);
+  put(block, FieldAt::root, root);
+  put(block, FieldAt::header_hash, hash_of(block));
+  return block;
+}
+
+TableHeader TableHeader::parse(std::span<const unsigned char> block) {
+  TableHeader header;
+  header.version = get<std::uint32_t>(block, FieldAt::version);
+  header.byte_order = get<std::uint32_t>(block, FieldAt::byte_order);
+  header.header_hash = get<Digest>(block, FieldAt::header_hash);
+  header.pits = get<std::uint32_t>(block, FieldAt::pits);
+  header.capacity = get<std::uint32_t>(block, FieldAt::capacity);
+  header.classes = get<std::uint64_t>(block, FieldAt::classes);
+  header.block_bytes = get<std::uint64_t>(block, FieldAt::block_bytes);
+  header.blocks = get<std::uint64_t>(block, FieldAt::blocks);
+  header.lines_offset = get<std::uint64_t>(block, FieldAt::lines_offset);
+  header.lines_bytes = get<std::uint64_t>(block, FieldAt::lines_bytes);
+  header.values_offset = get<std::uint64_t>(block, FieldAt::values_offset);
+  header.values_bytes = get<std::uint64_t>(block, FieldAt::values_bytes);
+  header.hashes_offset = get<std::uint64_t>(block, FieldAt::hashes_offset);
+  header.file_bytes = get<std::uint64_t>(block, FieldAt::file_bytes);
+  header.root = get<Digest>(block, FieldAt::root);
+  return header;
+}
+
+Digest TableHeader::hash_of(std::span<const unsigned char> block) {
+  static constexpr Digest kZero{};
+  Sha256 hash;
+  hash.update(block.first(FieldAt::header_hash));
+  hash.update(kZero);
+  hash.update(block.subspan(FieldAt::header_hash + kZero.size()));
+  return hash.finish();
+}
+
+bool TableHeader::fits(Ring ring) const {
+  const TableHeader expected = of(ring, root);
+  return version == expected.version && byte_order == expected.byte_order &&
+         pits == expected.pits && capacity == expected.capacity && classes == expected.classes &&
+         block_bytes == expected.block_bytes && blocks == expected.blocks &&
+         lines_offset == expected.lines_offset && lines_bytes == expected.lines_bytes &&
+         values_offset == expected.values_offset && values_bytes == expected.values_bytes &&
+         hashes_offset == expected.hashes_offset && file_bytes == expected.file_bytes;
+}
+
+TableDigest::TableDigest(const TableLayout& layout) : layout_(layout), at_(layout.lines_offset) {
+  hashes_.reserve(static_cast<std::size_t>(TableLayout::kHashBytes * layout.blocks));
+}
+
+std::size_t TableDigest::append(std::span<const unsigned char> bytes) {
+  const std::uint64_t ends[2] = {layout_.lines_offset + layout_.lines_bytes,
+                                 layout_.values_offset + layout_.values_bytes};
+  const std::uint64_t next[2] = {layout_.values_offset, layout_.hashes_offset};
+  std::size_t taken = 0;
+  // A part that is (or becomes) full: the zeros up to where the next part starts are hashed.
+  const auto close_full_parts = [&] {
+    while (part_ < 2 && at_ == ends[part_]) {
+      hash(nullptr, next[part_] - at_);
+      ++part_;
+    }
+  };
+  close_full_parts();
+  while (taken < bytes.size() && part_ < 2) {
+    const auto take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(ends[part_] - at_, bytes.size() - taken));
+    hash(bytes.data() + taken, take);
+    taken += take;
+    close_full_parts();
+  }
+  return taken;
+}
+
+void TableDigest::hash(const unsigned char* bytes, std::uint64_t size) {
+  static constexpr std::array<unsigned char, 4096> kZeros{};
+  while (size > 0) {
+    const std::uint64_t take = std::min(kBlock - at_ % kBlock, size);
+    if (bytes != nullptr) {
+      block_.update({bytes, static_cast<std::size_t>(take)});
+      bytes += take;
+    } else {
+      for (std::uint64_t left = take; left > 0;) {
+        const std::uint64_t zeros = std::min<std::uint64_t>(left, kZeros.size());
+        block_.update({kZeros.data(), static_cast<std::size_t>(zeros)});
+        left -= zeros;
+      }
+    }
+    at_ += take;
+    size -= take;
+    if (at_ % kBlock == 0) {
+      const Digest digest = block_.finish();
+      hashes_.insert(hashes_.end(), digest.begin(), digest.end());
+      block_ = Sha256();
+    }
+  }
+}
+
+std::uint64_t TableDigest::room() const {
+  if (part_ == 2) return 0;
+  const std::uint64_t end = part_ == 0 ? layout_.lines_offset + layout_.lines_bytes
+                                       : layout_.values_offset + layout_.values_bytes;
+  return end - at_;
+}
+
+Digest TableDigest::root() const {
+  return table_root(hashes_);
+}
+
+Digest table_root(std::span<const unsigned char> hashes) {
+  return sha256(hashes);
+}
+
+}  // namespace ioiwari

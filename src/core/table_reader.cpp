@@ -1,0 +1,309 @@
+// Reading table files: load_table() for the commands that look boards up, verify_table() for
+// `ioiwari verify`. Nothing is read in place: every byte used is a copy, checked first.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "block_cache.hpp"
+#include "file_kind.hpp"
+#include "ioiwari/core/large_array.hpp"
+#include "ioiwari/core/table_file.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+constexpr std::uint64_t kBlock = TableLayout::kBlockBytes;
+constexpr std::uint64_t kHash = TableLayout::kHashBytes;
+
+bool same_times(const struct stat& a, const struct stat& b) {
+  return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
+         a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+}
+
+bool all_zero(std::span<const unsigned char> bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](unsigned char byte) { return byte == 0; });
+}
+
+// An open table file: its checked header and list of block hashes, and reads of its blocks,
+// each checked against its hash. The storage of a RingTable read from a file.
+class TableFile final : public TableStorage {
+ public:
+  using Kind = TableFileError::Kind;
+
+  // Opens `path` and checks everything but the blocks: see load_table(). `expected` is the
+  // command's ring (none for verify), `trust` whether a ring with no known root is accepted.
+  TableFile(std::string path, const Ring* expected, const RootBook& roots, bool trust);
+  ~TableFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  TableFile(const TableFile&) = delete;
+  TableFile& operator=(const TableFile&) = delete;
+
+  Ring ring() const { return ring_; }
+  const TableLayout& layout() const { return layout_; }
+  const Digest& root() const { return root_; }
+  bool root_known() const { return root_known_; }
+  std::uint64_t size() const { return static_cast<std::uint64_t>(status_.st_size); }
+
+  // Look-ups read through a cache of up to `bytes` of checked blocks.
+  void cache(std::uint64_t bytes) {
+    cache_ = std::make_unique<BlockCache>(
+        layout_.blocks, kBlock, bytes,
+        [this](std::uint64_t block, unsigned char* into) { read_block(block, into); });
+  }
+
+  void index_words(std::uint64_t first, std::size_t count, std::uint64_t* out) const override {
+    if (first + count > layout_.lines_bytes / 8) damaged("a look-up reaches past the index");
+    std::uint64_t offset = layout_.lines_offset + 8 * first;
+    while (count > 0) {
+      const std::uint64_t block = TableLayout::block_of(offset);
+      const std::uint64_t in_block = offset - TableLayout::block_offset(block);
+      const auto take =
+          static_cast<std::size_t>(std::min<std::uint64_t>(count, (kBlock - in_block) / 8));
+      cache_->words(block, static_cast<std::size_t>(in_block / 8), take, out);
+      out += take;
+      count -= take;
+      offset += 8 * take;
+    }
+  }
+
+  std::int8_t value_byte(std::uint64_t rank) const override {
+    if (rank >= layout_.values_bytes) damaged("a look-up reaches past the values");
+    const std::uint64_t offset = layout_.values_offset + rank;
+    const std::uint64_t block = TableLayout::block_of(offset);
+    const std::uint64_t in_block = offset - TableLayout::block_offset(block);
+    std::uint64_t word;
+    cache_->words(block, static_cast<std::size_t>(in_block / 8), 1, &word);
+    unsigned char bytes[8];
+    std::memcpy(bytes, &word, 8);
+    return static_cast<std::int8_t>(bytes[in_block % 8]);
+  }
+
+  [[noreturn]] void damaged(const std::string& what) const override {
+    throw TableFileError(Kind::damaged, name_ + " is damaged: " + what);
+  }
+
+  // Reads block `block` into `into` and checks it against its hash.
+  void read_block(std::uint64_t block, unsigned char* into) const {
+    const std::uint64_t offset = TableLayout::block_offset(block);
+    read_at(offset, {into, static_cast<std::size_t>(kBlock)});
+    const Digest digest = sha256({into, static_cast<std::size_t>(kBlock)});
+    if (std::memcmp(digest.data(), hashes_.data() + kHash * block, kHash) != 0) {
+      changed_since_open("block " + std::to_string(block) + " no longer matches its hash");
+      refuse(Kind::checksum, " is damaged: block " + std::to_string(block) + " (bytes " +
+                                 std::to_string(offset) + " to " +
+                                 std::to_string(offset + kBlock - 1) + ") fails its hash");
+    }
+  }
+
+ private:
+  [[noreturn]] void refuse(Kind kind, const std::string& why) const {
+    throw TableFileError(kind, name_ + why);
+  }
+  // Throws `changed` when the file's size or times are not what they were when it was opened.
+  void changed_since_open(const std::string& what) const {
+    struct stat now {};
+    if (::fstat(fd_, &now) != 0 || same_times(now, status_)) return;
+    refuse(Kind::changed,
+           " changed while in use: " +
+               (now.st_size < status_.st_size ? std::string("it was cut short") : what));
+  }
+  // Reads `into.size()` bytes at `offset`, all of them, or throws.
+  void read_at(std::uint64_t offset, std::span<unsigned char> into) const {
+    while (!into.empty()) {
+      const ssize_t got = ::pread(fd_, into.data(), into.size(), static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) refuse(Kind::unreadable, ": " + std::string(std::strerror(errno)));
+      if (got == 0) {
+        changed_since_open("it was cut short");
+        refuse(Kind::truncated, " is truncated: it ends at byte " + std::to_string(offset));
+      }
+      into = into.subspan(static_cast<std::size_t>(got));
+      offset += static_cast<std::uint64_t>(got);
+    }
+  }
+  void open(const Ring* expected, const RootBook& roots, bool trust);
+
+  std::string path_, name_;
+  int fd_ = -1;
+  struct stat status_ {};
+  Ring ring_;
+  TableLayout layout_;
+  std::vector<unsigned char> hashes_;  // a copy, checked against the root
+  Digest root_{};
+  bool root_known_ = false;
+  std::unique_ptr<BlockCache> cache_;
+};
+
+TableFile::TableFile(std::string path, const Ring* expected, const RootBook& roots, bool trust)
+    : path_(std::move(path)), name_("table " + quoted_path(path_)) {
+  open(expected, roots, trust);
+}
+
+void TableFile::open(const Ring* expected, const RootBook& roots, bool trust) {
+  // A table is a regular file: anything else is refused before it is opened, so that a FIFO
+  // with no writer cannot make the command wait, and a device is never read.
+  struct stat named {};
+  if (::stat(path_.c_str(), &named) != 0)
+    refuse(Kind::unreadable, ": " + std::string(std::strerror(errno)));
+  if (!S_ISREG(named.st_mode)) {
+    refuse(Kind::unreadable, " is " + kind_of(named.st_mode) + ", not a regular file");
+  }
+  // O_NONBLOCK: what is opened may have been swapped for a FIFO since; it is then not waited for.
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd_ < 0) refuse(Kind::unreadable, ": " + std::string(std::strerror(errno)));
+  if (::fstat(fd_, &status_) != 0)
+    refuse(Kind::unreadable, ": " + std::string(std::strerror(errno)));
+  if (!S_ISREG(status_.st_mode) || status_.st_ino != named.st_ino ||
+      status_.st_dev != named.st_dev) {
+    refuse(Kind::unreadable, " was replaced while it was opened");
+  }
+  const auto size = static_cast<std::uint64_t>(status_.st_size);
+  if (size == 0) refuse(Kind::not_a_table, " is empty: not an ioiwari table");
+
+  std::vector<unsigned char> block(static_cast<std::size_t>(std::min(size, kBlock)));
+  read_at(0, block);
+  if (std::memcmp(block.data(), TableHeader::kMagic,
+                  std::min(block.size(), sizeof TableHeader::kMagic)) != 0) {
+    refuse(Kind::not_a_table, " is not an ioiwari table");
+  }
+  if (size < kBlock) {
+    refuse(Kind::truncated,
+           " is truncated: " + std::to_string(size) + " bytes, less than its header");
+  }
+  // The version first, in either byte order: it says how to read the rest.
+  std::uint32_t version;
+  std::memcpy(&version, block.data() + TableHeader::kVersionOffset, sizeof version);
+  const std::string reads = "; this ioiwari reads version " + std::to_string(kTableFormatVersion);
+  if (version != kTableFormatVersion) {
+    if (__builtin_bswap32(version) == kTableFormatVersion) {
+      refuse(Kind::not_a_table, " was written on a machine of another byte order");
+    }
+    if (version >= 1 && version < kTableFormatVersion) {
+      refuse(Kind::old_version, " has format version " + std::to_string(version) +
+                                    ", an older one" + reads + ": solve the ring again");
+    }
+    refuse(Kind::not_a_table, " has format version " + std::to_string(version) + reads);
+  }
+  const TableHeader header = TableHeader::parse(block);
+  if (header.byte_order != TableHeader::kByteOrder) {
+    refuse(Kind::not_a_table, " was written on a machine of another byte order");
+  }
+  if (TableHeader::hash_of(block) != header.header_hash) {
+    refuse(Kind::checksum, " is damaged: its header fails its hash");
+  }
+  ring_ = Ring{static_cast<int>(std::min<std::uint32_t>(header.pits, 1000)),
+               static_cast<int>(std::min<std::uint32_t>(header.capacity, 1000))};
+  if (header.pits > kMaxPits || header.capacity > kMaxCapacity || !ring_.playable()) {
+    refuse(Kind::not_a_table, " names no ring ioiwari plays: " + std::to_string(header.pits) +
+                                  " pits, capacity " + std::to_string(header.capacity));
+  }
+  if (expected != nullptr && ring_ != *expected) {
+    refuse(Kind::other_rules,
+           " is a table of " + ring_.describe() + "; the command plays " + expected->describe());
+  }
+  layout_ = table_layout(ring_);
+  if (!header.fits(ring_)) {
+    refuse(Kind::not_a_table, " has a layout that fits no table of " + ring_.describe());
+  }
+  // What the format says is zero: the reserved word and the block after the fields.
+  if (!all_zero(std::span(block).subspan(16, 8)) ||
+      !all_zero(std::span(block).subspan(TableHeader::kFieldBytes))) {
+    damaged("its header's padding is not zero");
+  }
+  if (size < layout_.file_bytes) {
+    refuse(Kind::truncated, " is truncated: " + std::to_string(size) + " bytes of " +
+                                std::to_string(layout_.file_bytes));
+  }
+  if (size > layout_.file_bytes) {
+    refuse(Kind::not_a_table,
+           " has " + std::to_string(size - layout_.file_bytes) + " bytes after its table");
+  }
+  hashes_.resize(static_cast<std::size_t>(kHash * layout_.blocks));
+  read_at(layout_.hashes_offset, hashes_);
+  root_ = table_root(hashes_);
+  if (root_ != header.root) {
+    changed_since_open("its list of block hashes changed");
+    refuse(Kind::checksum, " is damaged: its list of block hashes fails the root in its header");
+  }
+  const std::optional<Digest> known = roots.root(ring_);
+  root_known_ = known.has_value();
+  if (known && *known != root_) {
+    refuse(Kind::wrong_root, " is not the true table of " + ring_.describe() + ": its root is " +
+                                 hex(root_) + ", the ring's is " + hex(*known));
+  }
+  if (!known && !trust) {
+    refuse(Kind::unknown_root, " is a table of " + ring_.describe() +
+                                   ", whose true root this ioiwari does not know; check it with "
+                                   "'ioiwari verify', then give --trust-table to use it");
+  }
+}
+
+// The whole of a table file in memory, each block checked as it was read: what verify reads.
+struct WholeTable {
+  WholeTable(std::size_t words, std::size_t classes) : lines(words), values(classes) {}
+  LargeArray<std::uint64_t> lines;
+  LargeArray<std::int8_t> values;
+};
+
+}  // namespace
+
+std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring,
+                                            const TableReading& reading) {
+  auto file = std::make_shared<TableFile>(path, &ring, reading.roots, reading.trust_unknown_root);
+  file->cache(reading.cache_bytes);
+  return RingTable::over(ring, std::move(file));
+}
+
+TableCheck verify_table(const std::string& path, const SolveOptions& options,
+                        const RootBook& roots) {
+  const auto file = std::make_shared<TableFile>(path, nullptr, roots, true);
+  const TableLayout& layout = file->layout();
+  auto whole = std::make_shared<WholeTable>(static_cast<std::size_t>(layout.lines_bytes / 8),
+                                            static_cast<std::size_t>(layout.values_bytes));
+  // Every block against its hash, in order, into the parts; the bytes between and after them
+  // must be zero.
+  std::vector<unsigned char> block(static_cast<std::size_t>(kBlock));
+  auto* const lines = reinterpret_cast<unsigned char*>(whole->lines.data());
+  auto* const values = reinterpret_cast<unsigned char*>(whole->values.data());
+  const struct Part {
+    std::uint64_t offset, bytes;
+    unsigned char* into;
+  } parts[] = {{layout.lines_offset, layout.lines_bytes, lines},
+               {layout.values_offset, layout.values_bytes, values}};
+  for (std::uint64_t b = 0; b < layout.blocks; ++b) {
+    file->read_block(b, block.data());
+    const std::uint64_t begin = TableLayout::block_offset(b), end = begin + kBlock;
+    std::uint64_t at = begin;
+    for (const Part& part : parts) {
+      const std::uint64_t from = std::max(begin, part.offset);
+      const std::uint64_t to = std::min(end, part.offset + part.bytes);
+      if (from >= to) continue;
+      if (!all_zero(std::span(block).subspan(static_cast<std::size_t>(at - begin),
+                                             static_cast<std::size_t>(from - at)))) {
+        file->damaged("the padding before byte " + std::to_string(from) + " is not zero");
+      }
+      std::memcpy(part.into + (from - part.offset), block.data() + (from - begin),
+                  static_cast<std::size_t>(to - from));
+      at = to;
+    }
+    if (!all_zero(std::span(block).subspan(static_cast<std::size_t>(at - begin)))) {
+      file->damaged("the padding after byte " + std::to_string(at) + " is not zero");
+    }
+  }
+  const auto table =
+      RingTable::in_memory(file->ring(), whole->lines.span(), whole->values.span(), whole, file);
+  table->verify(options);
+  return {file->ring(),  layout.classes, file->size(),
+          layout.blocks, file->root(),   file->root_known()};
+}
+
+}  // namespace ioiwari

@@ -1,0 +1,267 @@
+// Writing table files: a temporary file beside the target, filled, flushed and renamed over it.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "file_kind.hpp"
+#include "ioiwari/core/table_file.hpp"
+#include "temporary_files.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+// "470.2 MB".
+std::string size_text(std::uint64_t bytes) {
+  const char* units[] = {"bytes", "kB", "MB", "GB", "TB"};
+  double size = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (size >= 1000 && unit + 1 < std::size(units)) {
+    size /= 1000;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", size, units[unit]);
+  return text;
+}
+
+[[noreturn]] void unwritable(const std::string& path, const std::string& why) {
+  throw TableFileError(TableFileError::Kind::unwritable,
+                       "cannot write the table " + quoted_path(path) + ": " + why);
+}
+
+// The regular file that `path` names, following symbolic links: the path itself when nothing is
+// there yet.
+std::string resolve_target(const std::string& path) {
+  std::string at = path;
+  for (int links = 0;; ++links) {
+    struct stat status {};
+    if (::lstat(at.c_str(), &status) != 0) {
+      if (errno == ENOENT) return at;  // a new file: its folder is checked when it is opened
+      unwritable(path, std::strerror(errno));
+    }
+    if (S_ISLNK(status.st_mode)) {
+      if (links == 40) unwritable(path, "too many symbolic links");
+      std::string link(PATH_MAX, '\0');
+      const ssize_t length = ::readlink(at.c_str(), link.data(), link.size());
+      if (length < 0) unwritable(path, std::strerror(errno));
+      link.resize(static_cast<std::size_t>(length));
+      const auto slash = at.rfind('/');
+      at = link.starts_with('/') || slash == std::string::npos ? link
+                                                               : at.substr(0, slash + 1) + link;
+      continue;
+    }
+    if (!S_ISREG(status.st_mode)) {
+      unwritable(path, (at == path ? "it is " : "it leads to " + quoted_path(at) + ", ") +
+                           kind_of(status.st_mode) + "; a table is written only to a regular file");
+    }
+    return at;
+  }
+}
+
+// Whether `name` is a temporary file of a write of `base`: BASE.tmp-PID-SERIAL.
+bool is_temporary_of(std::string_view name, std::string_view base) {
+  const std::string prefix = std::string(base) + ".tmp-";
+  if (!name.starts_with(prefix)) return false;
+  name.remove_prefix(prefix.size());
+  const auto dash = name.find('-');
+  if (dash == 0 || dash == std::string_view::npos || dash + 1 == name.size()) return false;
+  const auto digits = [](std::string_view text) {
+    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return digits(name.substr(0, dash)) && digits(name.substr(dash + 1));
+}
+
+// Removes the temporary files of `base` in `directory` that no live writer holds: a writer
+// keeps its own locked until it is done, so a lock that can be taken belongs to a dead one.
+void remove_dead_temporaries(int directory, const std::string& base) {
+  const int listing = ::dup(directory);
+  if (listing < 0) return;
+  DIR* folder = ::fdopendir(listing);
+  if (folder == nullptr) {
+    ::close(listing);
+    return;
+  }
+  std::vector<std::string> dead;
+  while (const dirent* entry = ::readdir(folder)) {
+    if (!is_temporary_of(entry->d_name, base)) continue;
+    const int fd = ::openat(directory, entry->d_name,
+                            O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat status {};
+    if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      ::unlinkat(directory, entry->d_name, 0);  // under the lock: no writer can hold it now
+    }
+    ::close(fd);
+  }
+  ::closedir(folder);
+}
+
+}  // namespace
+
+TableOutput::TableOutput(const std::string& path, Ring ring)
+    : ring_(ring), layout_(table_layout(ring)), digest_(layout_) {
+  if (path.empty()) unwritable(path, "no file name");
+  target_ = resolve_target(path);
+  const auto slash = target_.rfind('/');
+  const std::string folder = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : target_.substr(0, slash);
+  const std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
+  if (base.empty() || base == "." || base == "..") unwritable(path, "it names a directory");
+  directory_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory_ < 0) {
+    unwritable(path, "the directory " + quoted_path(folder) + ": " + std::strerror(errno));
+  }
+  try {
+    remove_dead_temporaries(directory_, base);
+    {
+      // A signal waits until the file is registered for removal: then its handler removes it.
+      const SignalsHeld held;
+      std::string name;
+      for (unsigned serial = 0; fd_ < 0; ++serial) {
+        name = base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial);
+        fd_ = ::openat(directory_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       0644);
+        if (fd_ < 0 && (errno != EEXIST || serial == 1000)) {
+          unwritable(
+              path, "cannot create a file in " + quoted_path(folder) + ": " + std::strerror(errno));
+        }
+      }
+      temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
+      ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
+      slot_ = remember_temporary(temporary_);
+    }
+    // Room for the whole file, taken now: a full file system shows before the solve, not after.
+    const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(layout_.file_bytes));
+    if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
+      struct statvfs space {};
+      const std::string free_space =
+          ::fstatvfs(fd_, &space) == 0
+              ? size_text(static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize)
+              : "less";
+      unwritable(path, "the table needs " + size_text(layout_.file_bytes) + " and " +
+                           quoted_path(folder) + " has " + free_space + " free");
+    }
+    if (reserved != 0) unwritable(path, std::strerror(reserved));
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+TableOutput::~TableOutput() {
+  discard();
+}
+
+void TableOutput::discard() {
+  if (fd_ >= 0) {
+    const auto slash = temporary_.rfind('/');
+    ::unlinkat(directory_, temporary_.c_str() + (slash == std::string::npos ? 0 : slash + 1), 0);
+    ::close(fd_);
+    fd_ = -1;
+  }
+  forget_temporary(slot_);
+  slot_ = -1;
+  if (directory_ >= 0) ::close(directory_);
+  directory_ = -1;
+}
+
+void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> bytes) {
+  while (!bytes.empty()) {
+    std::size_t chunk = std::min<std::size_t>(bytes.size(), std::size_t{1} << 24);
+    if (fail_after_ != 0 && written_ + chunk > fail_after_) {
+      chunk = static_cast<std::size_t>(fail_after_ > written_ ? fail_after_ - written_ : 0);
+      if (chunk == 0) {
+        discard();
+        unwritable(target_, "the write was interrupted");
+      }
+    }
+    const ssize_t done = ::pwrite(fd_, bytes.data(), chunk, static_cast<off_t>(offset));
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      discard();
+      unwritable(target_, why);
+    }
+    bytes = bytes.subspan(static_cast<std::size_t>(done));
+    offset += static_cast<std::uint64_t>(done);
+    written_ += static_cast<std::uint64_t>(done);
+  }
+}
+
+void TableOutput::append(std::span<const unsigned char> bytes) {
+  if (fd_ < 0) unwritable(target_, "the table was written already");
+  while (!bytes.empty()) {
+    // Within the part the digest is in: the zeros after it were reserved, not written.
+    const std::uint64_t at = digest_.next_offset();
+    const auto take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(digest_.room(), bytes.size()));
+    if (take == 0) unwritable(target_, "more bytes than the table holds");
+    write_at(at, bytes.first(take));
+    digest_.append(bytes.first(take));
+    bytes = bytes.subspan(take);
+  }
+}
+
+void TableOutput::commit(std::uint64_t classes) {
+  if (fd_ < 0) unwritable(target_, "the table was written already");
+  if (!digest_.complete()) unwritable(target_, "the table is incomplete");
+  if (classes != layout_.classes) {
+    unwritable(target_, "the table has " + std::to_string(classes) + " classes; " +
+                            ring_.describe() + " has " + std::to_string(layout_.classes));
+  }
+  const Digest root = digest_.root();
+  write_at(0, TableHeader::of(ring_, root).block());
+  write_at(layout_.hashes_offset, digest_.hashes());
+  const auto fail = [&](const char* step) {
+    const std::string why = std::string(step) + ": " + std::strerror(errno);
+    discard();
+    unwritable(target_, why);
+  };
+  if (::fsync(fd_) != 0) fail("fsync");
+  const auto slash = temporary_.rfind('/');
+  const char* temporary_name = temporary_.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+  const auto target_slash = target_.rfind('/');
+  const char* target_name =
+      target_.c_str() + (target_slash == std::string::npos ? 0 : target_slash + 1);
+  if (::renameat(directory_, temporary_name, directory_, target_name) != 0) fail("rename");
+  ::fsync(directory_);  // the rename itself, on disk
+  ::close(fd_);
+  fd_ = -1;
+  discard();
+  root_ = root;
+}
+
+void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
+  if (table.ring() != ring_) unwritable(target_, "a table of another ring");
+  if (!table.in_memory()) unwritable(target_, "a table that is not in memory");
+  fail_after_ = fail_after;
+  const auto bytes_of = [](auto span) {
+    return std::span(reinterpret_cast<const unsigned char*>(span.data()), span.size_bytes());
+  };
+  append(bytes_of(table.lines()));
+  append(bytes_of(table.values()));
+  commit(table.classes());
+}
+
+Digest save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after) {
+  TableOutput output(path, table.ring());
+  output.commit(table, fail_after);
+  return output.root();
+}
+
+}  // namespace ioiwari

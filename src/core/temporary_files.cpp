@@ -1,0 +1,87 @@
+#include "temporary_files.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <iterator>
+#include <mutex>
+
+namespace ioiwari {
+
+namespace {
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+struct Temporary {
+  std::atomic<bool> used{false};
+  char path[PATH_MAX]{};
+};
+std::array<Temporary, 8> temporaries;
+std::mutex temporaries_lock;  // guards taking and giving back slots, and the handlers
+int temporaries_taken = 0;
+std::array<struct sigaction, std::size(kSignals)> previous_actions{};
+std::array<bool, std::size(kSignals)> handled{};
+
+extern "C" void remove_temporaries(int signal) {
+  for (Temporary& temporary : temporaries) {
+    if (temporary.used.load()) ::unlink(temporary.path);
+  }
+  // Then end as the signal would have: the shell sees 128 + its number.
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+}  // namespace
+
+SignalsHeld::SignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int signal : kSignals)
+    sigaddset(&held, signal);
+  ::pthread_sigmask(SIG_BLOCK, &held, &before_);
+}
+
+SignalsHeld::~SignalsHeld() {
+  ::pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+}
+
+int remember_temporary(const std::string& path) {
+  const std::lock_guard lock(temporaries_lock);
+  if (path.size() >= PATH_MAX) return -1;
+  for (std::size_t slot = 0; slot < temporaries.size(); ++slot) {
+    Temporary& temporary = temporaries[slot];
+    if (temporary.used.load()) continue;
+    std::memcpy(temporary.path, path.c_str(), path.size() + 1);
+    temporary.used.store(true);
+    if (temporaries_taken++ == 0) {
+      for (std::size_t s = 0; s < std::size(kSignals); ++s) {
+        struct sigaction now {};
+        ::sigaction(kSignals[s], nullptr, &now);
+        handled[s] = now.sa_handler != SIG_IGN;  // an ignored signal (nohup) stays ignored
+        if (!handled[s]) continue;
+        struct sigaction action {};
+        action.sa_handler = remove_temporaries;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(kSignals[s], &action, &previous_actions[s]);
+      }
+    }
+    return static_cast<int>(slot);
+  }
+  return -1;
+}
+
+void forget_temporary(int slot) {
+  if (slot < 0) return;
+  const std::lock_guard lock(temporaries_lock);
+  temporaries[static_cast<std::size_t>(slot)].used.store(false);
+  if (--temporaries_taken == 0) {
+    for (std::size_t s = 0; s < std::size(kSignals); ++s) {
+      if (handled[s]) ::sigaction(kSignals[s], &previous_actions[s], nullptr);
+    }
+  }
+}
+
+}  // namespace ioiwari

@@ -1,0 +1,37 @@
+// The process-wide part of writing table files: the temporary files that SIGINT, SIGTERM or
+// SIGHUP must remove if one of them ends the process before the file is renamed into place.
+//
+// The handlers are installed while at least one file is registered, and only for the signals
+// that are not ignored: a solve started under `nohup` (SIGHUP ignored) goes on when its terminal
+// closes. A handler removes the registered files and then ends the process as the signal would
+// have, so that its parent sees the signal. The previous dispositions come back when the last
+// file is forgotten.
+#pragma once
+
+#include <string>
+
+#include <signal.h>
+
+namespace ioiwari {
+
+// Holds back the signals above on this thread while it lives: a file created and registered
+// under it is never left behind by a signal that came in between.
+class SignalsHeld {
+ public:
+  SignalsHeld();
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t before_{};
+};
+
+// Registers `path` to be removed if a signal ends the process. Returns its slot, or -1 when the
+// path is too long or every slot is taken (it is then removed only by the next write of its
+// target, which finds it unlocked).
+int remember_temporary(const std::string& path);
+// Forgets the file of `slot` (nothing for -1).
+void forget_temporary(int slot);
+
+}  // namespace ioiwari
