@@ -80,10 +80,13 @@ TEST_CASE(
     CHECK(layout.values_bytes == size.classes);
     CHECK(layout.values_offset ==
           (layout.lines_offset + layout.lines_bytes + kBlock - 1) / kBlock * kBlock);
-    CHECK(layout.hashes_offset ==
+    CHECK(layout.page_hashes_offset ==
           (layout.values_offset + layout.values_bytes + kBlock - 1) / kBlock * kBlock);
-    CHECK(layout.blocks * kBlock == layout.hashes_offset - kBlock);
-    CHECK(layout.file_bytes == layout.hashes_offset + 32 * layout.blocks);
+    CHECK(layout.blocks * kBlock == layout.page_hashes_offset - kBlock);
+    CHECK(layout.block_hashes_offset == layout.page_hashes_offset + 16 * 32 * layout.blocks);
+    CHECK(layout.top_hashes_offset == layout.block_hashes_offset + 32 * layout.blocks);
+    CHECK(layout.hash_pages == (layout.blocks + 127) / 128);
+    CHECK(layout.file_bytes == layout.top_hashes_offset + 32 * layout.hash_pages);
     CHECK(TableLayout::block_of(layout.values_offset) * kBlock + kBlock == layout.values_offset);
   }
 }
@@ -111,10 +114,14 @@ TEST_CASE("a header block holds its fields where the document says, and nothing 
   CHECK(at<std::uint64_t>(block, 104) == layout.lines_bytes);
   CHECK(at<std::uint64_t>(block, 112) == layout.values_offset);
   CHECK(at<std::uint64_t>(block, 120) == layout.values_bytes);
-  CHECK(at<std::uint64_t>(block, 128) == layout.hashes_offset);
-  CHECK(at<std::uint64_t>(block, 136) == layout.file_bytes);
-  CHECK(at<Digest>(block, 144) == root);
-  CHECK(std::all_of(block.begin() + 176, block.end(), [](unsigned char b) { return b == 0; }));
+  CHECK(at<std::uint64_t>(block, 128) == layout.page_hashes_offset);
+  CHECK(at<std::uint64_t>(block, 136) == layout.block_hashes_offset);
+  CHECK(at<std::uint64_t>(block, 144) == layout.file_bytes);
+  CHECK(at<std::uint32_t>(block, 152) == 4096);
+  CHECK(at<std::uint32_t>(block, 156) == 0);
+  CHECK(at<Digest>(block, 160) == root);
+  CHECK(at<std::uint64_t>(block, 192) == layout.top_hashes_offset);
+  CHECK(std::all_of(block.begin() + 200, block.end(), [](unsigned char b) { return b == 0; }));
   // The header's hash: SHA-256 of the block with its 32 bytes zero.
   std::vector<unsigned char> zeroed = block;
   std::fill_n(zeroed.begin() + 32, 32, 0);
@@ -150,20 +157,38 @@ TEST_CASE(
     const std::string path = folder.file("table");
     const Digest written = save_table(*table, path);
     const std::vector<unsigned char> bytes = file_bytes(path);
-    // The document's reading, step by step, with the portable engine.
+    // The document's reading, step by step, with the portable engine: each page's hash, each
+    // block's (of its pages' hashes), the root (of the blocks' hashes).
     const auto blocks = at<std::uint64_t>(bytes, 88);
-    const auto hashes = at<std::uint64_t>(bytes, 128);
-    REQUIRE(bytes.size() == hashes + 32 * blocks);
-    Sha256 list(Sha256::Engine::portable);
+    const auto pages_at = at<std::uint64_t>(bytes, 128);
+    const auto blocks_at = at<std::uint64_t>(bytes, 136);
+    const auto top_at = at<std::uint64_t>(bytes, 192);
+    REQUIRE(blocks_at == pages_at + 512 * blocks);
+    REQUIRE(top_at == blocks_at + 32 * blocks);
+    REQUIRE(bytes.size() == top_at + 32 * ((blocks + 127) / 128));
+    const auto portable = [](std::span<const unsigned char> part) {
+      Sha256 hash(Sha256::Engine::portable);
+      hash.update(part);
+      return hash.finish();
+    };
     for (std::uint64_t b = 0; b < blocks; ++b) {
-      Sha256 block(Sha256::Engine::portable);
-      block.update(std::span(bytes).subspan(kBlock * (b + 1), kBlock));
-      const Digest digest = block.finish();
-      CHECK(std::memcmp(digest.data(), bytes.data() + hashes + 32 * b, 32) == 0);
-      list.update(digest);
+      for (std::uint64_t p = 0; p < 16; ++p) {
+        const Digest page = portable(std::span(bytes).subspan(kBlock * (b + 1) + 4096 * p, 4096));
+        CHECK(std::memcmp(page.data(), bytes.data() + pages_at + 512 * b + 32 * p, 32) == 0);
+      }
+      const Digest digest = portable(std::span(bytes).subspan(pages_at + 512 * b, 512));
+      CHECK(std::memcmp(digest.data(), bytes.data() + blocks_at + 32 * b, 32) == 0);
     }
-    const Digest root = list.finish();
-    CHECK(root == at<Digest>(bytes, 144));
+    Sha256 top(Sha256::Engine::portable);
+    for (std::uint64_t p = 0; p < (blocks + 127) / 128; ++p) {
+      const std::uint64_t from = blocks_at + 4096 * p;
+      const Digest digest =
+          portable(std::span(bytes).subspan(from, std::min(4096ul, top_at - from)));
+      CHECK(std::memcmp(digest.data(), bytes.data() + top_at + 32 * p, 32) == 0);
+      top.update(digest);
+    }
+    const Digest root = top.finish();
+    CHECK(root == at<Digest>(bytes, 160));
     CHECK(root == written);
     CHECK(root == root_of(*table));
     counts.push_back(blocks);

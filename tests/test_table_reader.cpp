@@ -144,7 +144,7 @@ TEST_CASE("a flipped byte anywhere in a table file is refused, at once or when i
       {"the header's hash", 40, Kind::checksum},
       {"the pits", 64, Kind::checksum},
       {"the classes", 72, Kind::checksum},
-      {"the root", 150, Kind::checksum},
+      {"the root", 170, Kind::checksum},
       {"the header's padding", 200, Kind::checksum},
       {"the header block's last byte", TableLayout::kBlockBytes - 1, Kind::checksum},
       {"a line's first rank", layout.lines_offset + 64 * 3 + 1, Kind::checksum},
@@ -154,7 +154,10 @@ TEST_CASE("a flipped byte anywhere in a table file is refused, at once or when i
       {"the first value", layout.values_offset, Kind::checksum},
       {"the last value", layout.values_offset + layout.values_bytes - 1, Kind::checksum},
       {"the padding after the values", layout.values_offset + layout.values_bytes, Kind::checksum},
-      {"a block's hash", layout.hashes_offset + 3, Kind::checksum},
+      {"a page's hash", layout.page_hashes_offset + 3, Kind::checksum},
+      {"a page's hash in the last block", layout.block_hashes_offset - 1, Kind::checksum},
+      {"a block's hash", layout.block_hashes_offset + 3, Kind::checksum},
+      {"a top hash", layout.top_hashes_offset + 3, Kind::checksum},
       {"the last byte", layout.file_bytes - 1, Kind::checksum},
   };
   for (const Place& place : places) {
@@ -456,7 +459,7 @@ TEST_CASE(
   for (std::uint64_t i = 16; i < layout.lines_bytes; i += 64)
     bytes[layout.lines_offset + i] ^= 0x01;
   std::uint64_t answered = 0, refused = 0;
-  for (Board::Code code = 0; code < ring.code_count(); code += 7) {
+  for (Board::Code code = 0; code < ring.code_count(); code += 101) {
     const Board board = Board::from_code(code, ring);
     try {
       const int value = table.value(board);

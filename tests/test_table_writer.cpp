@@ -48,8 +48,9 @@ TEST_CASE("an interrupted write leaves no file that looks whole, and the old one
   // What a write puts on disk: the header block, the two parts and the hashes (the padding
   // between the parts was reserved as zeros).
   const TableLayout layout = table_layout(kRing);
-  const std::uint64_t written = TableLayout::kBlockBytes + layout.lines_bytes +
-                                layout.values_bytes + TableLayout::kHashBytes * layout.blocks;
+  const std::uint64_t written =
+      TableLayout::kBlockBytes + layout.lines_bytes + layout.values_bytes +
+      (TableLayout::kGroupBytes + TableLayout::kHashBytes) * layout.blocks;
   for (std::uint64_t after :
        {std::uint64_t{1}, std::uint64_t{TableLayout::kBlockBytes}, written - 1}) {
     INFO("interrupted after " << after << " bytes");

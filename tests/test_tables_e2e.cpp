@@ -88,8 +88,8 @@ TEST_CASE("a damaged table file stops the binary with one line and status 7", "[
   }
   const auto run = ioiwari_run({"--pits", "5", "--table", path}, "2 3 3 3 3\n");
   check_refused(run, path);
-  CHECK(run.err == "ioiwari: table '" + path +
-                       "' is damaged: its list of block hashes fails the root in its header\n");
+  CHECK(run.err ==
+        "ioiwari: table '" + path + "' is damaged: its top hashes fail the root in its header\n");
 }
 
 TEST_CASE("crafted tables end analyze, starts and the player with one line, never a signal",

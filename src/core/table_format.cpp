@@ -1,6 +1,7 @@
 #include "ioiwari/core/table_format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "ioiwari/core/ring_table.hpp"
@@ -20,12 +21,14 @@ struct FieldAt {
   static constexpr std::size_t magic = 0, reserved = 16, version = 24, byte_order = 28,
                                header_hash = 32, pits = 64, capacity = 68, classes = 72,
                                block_bytes = 80, blocks = 88, lines_offset = 96, lines_bytes = 104,
-                               values_offset = 112, values_bytes = 120, hashes_offset = 128,
-                               file_bytes = 136, root = 144, end = 176;
+                               values_offset = 112, values_bytes = 120, page_hashes_offset = 128,
+                               block_hashes_offset = 136, file_bytes = 144, page_bytes = 152,
+                               root = 160, top_hashes_offset = 192, end = 200;
 };
 static_assert(FieldAt::version == TableHeader::kVersionOffset);
 static_assert(FieldAt::header_hash == TableHeader::kHashOffset);
 static_assert(FieldAt::end == TableHeader::kFieldBytes);
+static_assert(kBlock % TableLayout::kPageBytes == 0);
 
 template <class T>
 void put(std::vector<unsigned char>& block, std::size_t at, const T& value) {
@@ -49,9 +52,13 @@ TableLayout table_layout(Ring ring) {
   layout.lines_bytes = size.index_bytes;
   layout.values_offset = round_up(layout.lines_offset + layout.lines_bytes, kBlock);
   layout.values_bytes = size.values_bytes;
-  layout.hashes_offset = round_up(layout.values_offset + layout.values_bytes, kBlock);
-  layout.blocks = (layout.hashes_offset - kBlock) / kBlock;
-  layout.file_bytes = layout.hashes_offset + TableLayout::kHashBytes * layout.blocks;
+  layout.page_hashes_offset = round_up(layout.values_offset + layout.values_bytes, kBlock);
+  layout.blocks = (layout.page_hashes_offset - kBlock) / kBlock;
+  layout.block_hashes_offset = layout.page_hashes_offset + TableLayout::kGroupBytes * layout.blocks;
+  layout.top_hashes_offset = layout.block_hashes_offset + TableLayout::kHashBytes * layout.blocks;
+  layout.hash_pages =
+      (layout.blocks + TableLayout::kHashesPerPage - 1) / TableLayout::kHashesPerPage;
+  layout.file_bytes = layout.top_hashes_offset + TableLayout::kHashBytes * layout.hash_pages;
   return layout;
 }
 
@@ -66,7 +73,9 @@ TableHeader TableHeader::of(Ring ring, const Digest& root) {
   header.lines_bytes = layout.lines_bytes;
   header.values_offset = layout.values_offset;
   header.values_bytes = layout.values_bytes;
-  header.hashes_offset = layout.hashes_offset;
+  header.page_hashes_offset = layout.page_hashes_offset;
+  header.block_hashes_offset = layout.block_hashes_offset;
+  header.top_hashes_offset = layout.top_hashes_offset;
   header.file_bytes = layout.file_bytes;
   header.root = root;
   return header;
@@ -86,8 +95,11 @@ std::vector<unsigned char> TableHeader::block() const {
   put(block, FieldAt::lines_bytes, lines_bytes);
   put(block, FieldAt::values_offset, values_offset);
   put(block, FieldAt::values_bytes, values_bytes);
-  put(block, FieldAt::hashes_offset, hashes_offset);
+  put(block, FieldAt::page_hashes_offset, page_hashes_offset);
+  put(block, FieldAt::block_hashes_offset, block_hashes_offset);
+  put(block, FieldAt::top_hashes_offset, top_hashes_offset);
   put(block, FieldAt::file_bytes, file_bytes);
+  put(block, FieldAt::page_bytes, page_bytes);
   put(block, FieldAt::root, root);
   put(block, FieldAt::header_hash, hash_of(block));
   return block;
@@ -107,8 +119,11 @@ TableHeader TableHeader::parse(std::span<const unsigned char> block) {
   header.lines_bytes = get<std::uint64_t>(block, FieldAt::lines_bytes);
   header.values_offset = get<std::uint64_t>(block, FieldAt::values_offset);
   header.values_bytes = get<std::uint64_t>(block, FieldAt::values_bytes);
-  header.hashes_offset = get<std::uint64_t>(block, FieldAt::hashes_offset);
+  header.page_hashes_offset = get<std::uint64_t>(block, FieldAt::page_hashes_offset);
+  header.block_hashes_offset = get<std::uint64_t>(block, FieldAt::block_hashes_offset);
+  header.top_hashes_offset = get<std::uint64_t>(block, FieldAt::top_hashes_offset);
   header.file_bytes = get<std::uint64_t>(block, FieldAt::file_bytes);
+  header.page_bytes = get<std::uint32_t>(block, FieldAt::page_bytes);
   header.root = get<Digest>(block, FieldAt::root);
   return header;
 }
@@ -129,17 +144,21 @@ bool TableHeader::fits(Ring ring) const {
          block_bytes == expected.block_bytes && blocks == expected.blocks &&
          lines_offset == expected.lines_offset && lines_bytes == expected.lines_bytes &&
          values_offset == expected.values_offset && values_bytes == expected.values_bytes &&
-         hashes_offset == expected.hashes_offset && file_bytes == expected.file_bytes;
+         page_hashes_offset == expected.page_hashes_offset &&
+         block_hashes_offset == expected.block_hashes_offset &&
+         top_hashes_offset == expected.top_hashes_offset && file_bytes == expected.file_bytes &&
+         page_bytes == expected.page_bytes;
 }
 
 TableDigest::TableDigest(const TableLayout& layout) : layout_(layout), at_(layout.lines_offset) {
-  hashes_.reserve(static_cast<std::size_t>(TableLayout::kHashBytes * layout.blocks));
+  page_hashes_.reserve(static_cast<std::size_t>(TableLayout::kGroupBytes * layout.blocks));
+  block_hashes_.reserve(static_cast<std::size_t>(TableLayout::kHashBytes * layout.blocks));
 }
 
 std::size_t TableDigest::append(std::span<const unsigned char> bytes) {
   const std::uint64_t ends[2] = {layout_.lines_offset + layout_.lines_bytes,
                                  layout_.values_offset + layout_.values_bytes};
-  const std::uint64_t next[2] = {layout_.values_offset, layout_.hashes_offset};
+  const std::uint64_t next[2] = {layout_.values_offset, layout_.page_hashes_offset};
   std::size_t taken = 0;
   // A part that is (or becomes) full: the zeros up to where the next part starts are hashed.
   const auto close_full_parts = [&] {
@@ -161,24 +180,21 @@ std::size_t TableDigest::append(std::span<const unsigned char> bytes) {
 
 void TableDigest::hash(const unsigned char* bytes, std::uint64_t size) {
   static constexpr std::array<unsigned char, 4096> kZeros{};
+  constexpr std::uint64_t kPage = TableLayout::kPageBytes;
   while (size > 0) {
-    const std::uint64_t take = std::min(kBlock - at_ % kBlock, size);
-    if (bytes != nullptr) {
-      block_.update({bytes, static_cast<std::size_t>(take)});
-      bytes += take;
-    } else {
-      for (std::uint64_t left = take; left > 0;) {
-        const std::uint64_t zeros = std::min<std::uint64_t>(left, kZeros.size());
-        block_.update({kZeros.data(), static_cast<std::size_t>(zeros)});
-        left -= zeros;
-      }
-    }
+    const std::uint64_t take = std::min(kPage - at_ % kPage, size);
+    page_.update({bytes != nullptr ? bytes : kZeros.data(), static_cast<std::size_t>(take)});
+    if (bytes != nullptr) bytes += take;
     at_ += take;
     size -= take;
+    if (at_ % kPage == 0) {
+      const Digest digest = page_.finish();
+      page_hashes_.insert(page_hashes_.end(), digest.begin(), digest.end());
+      page_ = Sha256();
+    }
     if (at_ % kBlock == 0) {
-      const Digest digest = block_.finish();
-      hashes_.insert(hashes_.end(), digest.begin(), digest.end());
-      block_ = Sha256();
+      const Digest block = block_hash(std::span(page_hashes_).last(TableLayout::kGroupBytes));
+      block_hashes_.insert(block_hashes_.end(), block.begin(), block.end());
     }
   }
 }
@@ -190,12 +206,30 @@ std::uint64_t TableDigest::room() const {
   return end - at_;
 }
 
-Digest TableDigest::root() const {
-  return table_root(hashes_);
+std::vector<unsigned char> TableDigest::top_hashes() const {
+  return ioiwari::top_hashes(block_hashes_);
 }
 
-Digest table_root(std::span<const unsigned char> hashes) {
-  return sha256(hashes);
+Digest TableDigest::root() const {
+  return table_root(top_hashes());
+}
+
+std::vector<unsigned char> top_hashes(std::span<const unsigned char> block_hashes) {
+  std::vector<unsigned char> top;
+  for (std::size_t at = 0; at < block_hashes.size(); at += TableLayout::kPageBytes) {
+    const Digest digest = sha256(block_hashes.subspan(
+        at, std::min<std::size_t>(TableLayout::kPageBytes, block_hashes.size() - at)));
+    top.insert(top.end(), digest.begin(), digest.end());
+  }
+  return top;
+}
+
+Digest table_root(std::span<const unsigned char> top) {
+  return sha256(top);
+}
+
+Digest block_hash(std::span<const unsigned char> page_hashes) {
+  return sha256(page_hashes);
 }
 
 }  // namespace ioiwari

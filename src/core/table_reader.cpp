@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "block_cache.hpp"
@@ -20,7 +21,9 @@ namespace ioiwari {
 namespace {
 
 constexpr std::uint64_t kBlock = TableLayout::kBlockBytes;
+constexpr std::uint64_t kPage = TableLayout::kPageBytes;
 constexpr std::uint64_t kHash = TableLayout::kHashBytes;
+constexpr std::size_t kGroup = TableLayout::kGroupBytes;
 
 bool same_times(const struct stat& a, const struct stat& b) {
   return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
@@ -56,8 +59,10 @@ class TableFile final : public TableStorage {
   // Look-ups read through a cache of up to `bytes` of checked blocks.
   void cache(std::uint64_t bytes) {
     cache_ = std::make_unique<BlockCache>(
-        layout_.blocks, kBlock, bytes,
-        [this](std::uint64_t block, unsigned char* into) { read_block(block, into); });
+        layout_.blocks, kBlock, kPage, kHash, bytes,
+        [this](std::uint64_t block, unsigned char* into) { read_group(block, into); },
+        [this](std::uint64_t block, std::size_t page, const unsigned char* hash,
+               unsigned char* into) { read_page(block, page, hash, into); });
   }
 
   void index_words(std::uint64_t first, std::size_t count, std::uint64_t* out) const override {
@@ -91,17 +96,65 @@ class TableFile final : public TableStorage {
     throw TableFileError(Kind::damaged, name_ + " is damaged: " + what);
   }
 
-  // Reads block `block` into `into` and checks it against its hash.
-  void read_block(std::uint64_t block, unsigned char* into) const {
-    const std::uint64_t offset = TableLayout::block_offset(block);
-    read_at(offset, {into, static_cast<std::size_t>(kBlock)});
-    const Digest digest = sha256({into, static_cast<std::size_t>(kBlock)});
-    if (std::memcmp(digest.data(), hashes_.data() + kHash * block, kHash) != 0) {
-      changed_since_open("block " + std::to_string(block) + " no longer matches its hash");
-      refuse(Kind::checksum, " is damaged: block " + std::to_string(block) + " (bytes " +
-                                 std::to_string(offset) + " to " +
-                                 std::to_string(offset + kBlock - 1) + ") fails its hash");
+  // The hash of block `block`, from a page of block hashes checked against its top hash.
+  const unsigned char* block_hash_at(std::uint64_t block) const {
+    const std::uint64_t page = block / TableLayout::kHashesPerPage;
+    unsigned char* const first = block_hashes_.get() + kPage * page;
+    if (!hash_pages_checked_[page].load(std::memory_order_acquire)) {
+      const std::lock_guard lock(hash_pages_lock_);
+      if (!hash_pages_checked_[page].load(std::memory_order_relaxed)) {
+        // No reader looks at these bytes before the page is marked checked.
+        const std::uint64_t bytes = std::min(kPage, kHash * layout_.blocks - kPage * page);
+        const std::uint64_t offset = layout_.block_hashes_offset + kPage * page;
+        read_at(offset, {first, static_cast<std::size_t>(bytes)});
+        const Digest digest = sha256({first, static_cast<std::size_t>(bytes)});
+        if (std::memcmp(digest.data(), top_hashes_.data() + kHash * page, kHash) != 0) {
+          changed_since_open("its block hashes no longer match their top hash");
+          refuse(Kind::checksum, " is damaged: its block hashes at bytes " +
+                                     std::to_string(offset) + " to " +
+                                     std::to_string(offset + bytes - 1) + " fail their hash");
+        }
+        hash_pages_checked_[page].store(true, std::memory_order_release);
+      }
     }
+    return block_hashes_.get() + kHash * block;
+  }
+
+  // Reads the page hashes of block `block` into `into` (kGroupBytes) and checks them against
+  // the block's hash.
+  void read_group(std::uint64_t block, unsigned char* into) const {
+    const std::uint64_t offset = layout_.page_hashes_offset + kGroup * block;
+    read_at(offset, {into, static_cast<std::size_t>(kGroup)});
+    const Digest digest = block_hash({into, static_cast<std::size_t>(kGroup)});
+    if (std::memcmp(digest.data(), block_hash_at(block), kHash) != 0) {
+      changed_since_open("the page hashes of block " + std::to_string(block) +
+                         " no longer match its hash");
+      refuse(Kind::checksum, " is damaged: the page hashes of block " + std::to_string(block) +
+                                 " (bytes " + std::to_string(offset) + " to " +
+                                 std::to_string(offset + kGroup - 1) + ") fail its hash");
+    }
+  }
+
+  // Reads page `page` of block `block` into `into` and checks it against `hash`.
+  void read_page(std::uint64_t block, std::size_t page, const unsigned char* hash,
+                 unsigned char* into) const {
+    const std::uint64_t offset = TableLayout::block_offset(block) + kPage * page;
+    read_at(offset, {into, static_cast<std::size_t>(kPage)});
+    const Digest digest = sha256({into, static_cast<std::size_t>(kPage)});
+    if (std::memcmp(digest.data(), hash, kHash) != 0) {
+      changed_since_open("block " + std::to_string(block) + " no longer matches its hashes");
+      refuse(Kind::checksum, " is damaged: page " + std::to_string(page) + " of block " +
+                                 std::to_string(block) + " (bytes " + std::to_string(offset) +
+                                 " to " + std::to_string(offset + kPage - 1) + ") fails its hash");
+    }
+  }
+
+  // Reads block `block` whole into `into` (kBlock) and checks it: its page hashes, then each page.
+  void read_block(std::uint64_t block, unsigned char* into) const {
+    unsigned char group[kGroup];
+    read_group(block, group);
+    for (std::size_t page = 0; page < TableLayout::kPagesPerBlock; ++page)
+      read_page(block, page, group + kHash * page, into + kPage * page);
   }
 
  private:
@@ -137,7 +190,12 @@ class TableFile final : public TableStorage {
   struct stat status_ {};
   Ring ring_;
   TableLayout layout_;
-  std::vector<unsigned char> hashes_;  // a copy, checked against the root
+  std::vector<unsigned char> top_hashes_;  // a copy, checked against the root
+  // A copy of the block hashes, a page of them read and checked against its top hash when a
+  // look-up first needs one of them.
+  std::unique_ptr<unsigned char[]> block_hashes_;
+  std::unique_ptr<std::atomic<bool>[]> hash_pages_checked_;
+  mutable std::mutex hash_pages_lock_;
   Digest root_{};
   bool root_known_ = false;
   std::unique_ptr<BlockCache> cache_;
@@ -227,13 +285,17 @@ void TableFile::open(const Ring* expected, const RootBook& roots, bool trust) {
     refuse(Kind::not_a_table,
            " has " + std::to_string(size - layout_.file_bytes) + " bytes after its table");
   }
-  hashes_.resize(static_cast<std::size_t>(kHash * layout_.blocks));
-  read_at(layout_.hashes_offset, hashes_);
-  root_ = table_root(hashes_);
+  // The top hashes now; the pages of block hashes as look-ups need them (block_hash_at()).
+  top_hashes_.resize(static_cast<std::size_t>(kHash * layout_.hash_pages));
+  read_at(layout_.top_hashes_offset, top_hashes_);
+  root_ = table_root(top_hashes_);
   if (root_ != header.root) {
-    changed_since_open("its list of block hashes changed");
-    refuse(Kind::checksum, " is damaged: its list of block hashes fails the root in its header");
+    changed_since_open("its top hashes changed");
+    refuse(Kind::checksum, " is damaged: its top hashes fail the root in its header");
   }
+  block_hashes_.reset(new unsigned char[static_cast<std::size_t>(kHash * layout_.blocks)]);
+  hash_pages_checked_ =
+      std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(layout_.hash_pages));
   const std::optional<Digest> known = roots.root(ring_);
   root_known_ = known.has_value();
   if (known && *known != root_) {

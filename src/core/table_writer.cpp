@@ -226,7 +226,9 @@ void TableOutput::commit(std::uint64_t classes) {
   }
   const Digest root = digest_.root();
   write_at(0, TableHeader::of(ring_, root).block());
-  write_at(layout_.hashes_offset, digest_.hashes());
+  write_at(layout_.page_hashes_offset, digest_.page_hashes());
+  write_at(layout_.block_hashes_offset, digest_.block_hashes());
+  write_at(layout_.top_hashes_offset, digest_.top_hashes());
   const auto fail = [&](const char* step) {
     const std::string why = std::string(step) + ": " + std::strerror(errno);
     discard();

@@ -4,8 +4,11 @@
 // (table_reader.cpp) and the writer (table_writer.cpp) share.
 //
 // A file is the header block, the index's lines and the values, each part starting on a block
-// boundary with zeros between them, and then the SHA-256 hash of every block from the first
-// line to the end of the values' block. The hash of that list of hashes is the table's root.
+// boundary with zeros between them. Then come the SHA-256 hashes of every page of 4 KiB from the
+// first line to the end of the values' block, and the hash of each block: the hash of its pages'
+// hashes. The hash of the list of block hashes is the table's root. A reader checks a page it
+// reads against its page hash, the page hashes of its block against the block's hash, and the
+// block hashes against the root: a few KiB hashed for each block a look-up needs.
 // ioiwari knows the true root of the rings it can solve on one machine (known_root()): a file
 // of one of them is the ring's true table exactly when its root is that root.
 #pragma once
@@ -26,11 +29,20 @@ inline constexpr std::uint32_t kTableFormatVersion = 4;
 // Where a file's parts lie, a pure function of the ring.
 struct TableLayout {
   static constexpr std::uint64_t kBlockBytes = 64 * 1024;
+  static constexpr std::uint64_t kPageBytes = 4096;
+  static constexpr std::uint64_t kPagesPerBlock = kBlockBytes / kPageBytes;
   static constexpr std::uint64_t kHashBytes = 32;
+  // The page hashes of one block, side by side.
+  static constexpr std::uint64_t kGroupBytes = kPagesPerBlock * kHashBytes;
+  // The blocks' hashes are hashed a page (kPageBytes, kHashesPerPage blocks) at a time.
+  static constexpr std::uint64_t kHashesPerPage = kPageBytes / kHashBytes;
+  std::uint64_t hash_pages = 0;  // pages of block hashes: ceil(blocks / kHashesPerPage)
   std::uint64_t lines_offset = 0, lines_bytes = 0;    // the index: 64 bytes a line
   std::uint64_t values_offset = 0, values_bytes = 0;  // a byte a class
-  std::uint64_t hashes_offset = 0;                    // the blocks' hashes, 32 bytes each
-  std::uint64_t blocks = 0;      // hashed blocks: (hashes_offset - kBlockBytes) / kBlockBytes
+  std::uint64_t page_hashes_offset = 0;               // the pages' hashes, kGroupBytes a block
+  std::uint64_t block_hashes_offset = 0;              // the blocks' hashes, 32 bytes each
+  std::uint64_t top_hashes_offset = 0;                // a hash of every 4 KiB of the blocks' hashes
+  std::uint64_t blocks = 0;      // hashed blocks: (page_hashes_offset - kBlockBytes) / kBlockBytes
   std::uint64_t classes = 0;     // the ring's classes
   std::uint64_t file_bytes = 0;  // the whole file
   // The hashed block that holds byte `offset` of the file (which is at least kBlockBytes).
@@ -40,7 +52,7 @@ struct TableLayout {
 };
 TableLayout table_layout(Ring ring);
 
-// The fields of the header block (the first 176 bytes; the rest of the block is zero), in the
+// The fields of the header block (the first 192 bytes; the rest of the block is zero), in the
 // machine's byte order. Versions 1 to 4 all keep the magic at 0 and the version at 24, so that
 // a reader can tell a file of another version before it checks anything else.
 struct TableHeader {
@@ -48,7 +60,7 @@ struct TableHeader {
                                       'T', 'A', 'B', 'L', 'E', '\n', 0,   0};
   // Written as a number: read back as the same number only on a machine of the same order.
   static constexpr std::uint32_t kByteOrder = 0x01020304;
-  static constexpr std::size_t kVersionOffset = 24, kHashOffset = 32, kFieldBytes = 176;
+  static constexpr std::size_t kVersionOffset = 24, kHashOffset = 32, kFieldBytes = 200;
 
   std::uint32_t version = kTableFormatVersion;
   std::uint32_t byte_order = kByteOrder;
@@ -59,9 +71,10 @@ struct TableHeader {
   std::uint64_t blocks = 0;
   std::uint64_t lines_offset = 0, lines_bytes = 0;
   std::uint64_t values_offset = 0, values_bytes = 0;
-  std::uint64_t hashes_offset = 0;
+  std::uint64_t page_hashes_offset = 0, block_hashes_offset = 0, top_hashes_offset = 0;
   std::uint64_t file_bytes = 0;
-  Digest root{};  // SHA-256 of the list of block hashes
+  std::uint32_t page_bytes = TableLayout::kPageBytes;
+  Digest root{};  // SHA-256 of the top hashes
 
   // The header of a table of `ring` with root `root`.
   static TableHeader of(Ring ring, const Digest& root);
@@ -75,9 +88,9 @@ struct TableHeader {
   bool fits(Ring ring) const;
 };
 
-// The hashes of a table's blocks, as the bytes of its parts pass in file order (the index's
-// lines, then the values): the zeros between the parts and after the values are counted where
-// the file holds them. What a writer computes as it writes, and what a test computes for a
+// The hashes of a table's pages and blocks, as the bytes of its parts pass in file order (the
+// index's lines, then the values): the zeros between the parts and after the values are counted
+// where the file holds them. What a writer computes as it writes, and what a test computes for a
 // table in memory.
 class TableDigest {
  public:
@@ -90,8 +103,11 @@ class TableDigest {
   // Where the next byte appended lies in the file, and how many more the part it lies in takes.
   std::uint64_t next_offset() const { return at_; }
   std::uint64_t room() const;
-  // Once complete: the list of block hashes, as the file holds it, and its root.
-  const std::vector<unsigned char>& hashes() const { return hashes_; }
+  // Once complete: the page hashes, the block hashes and the top hashes, as the file holds them,
+  // and the root.
+  const std::vector<unsigned char>& page_hashes() const { return page_hashes_; }
+  const std::vector<unsigned char>& block_hashes() const { return block_hashes_; }
+  std::vector<unsigned char> top_hashes() const;
   Digest root() const;
 
  private:
@@ -99,12 +115,17 @@ class TableDigest {
   const TableLayout layout_;
   int part_ = 0;
   std::uint64_t at_;  // the next byte's offset in the file
-  Sha256 block_;      // of the block `at_` lies in
-  std::vector<unsigned char> hashes_;
+  Sha256 page_;       // of the page `at_` lies in
+  std::vector<unsigned char> page_hashes_, block_hashes_;
 };
 
-// The root of the list of block hashes `hashes` (32 bytes a block).
-Digest table_root(std::span<const unsigned char> hashes);
+// The top hashes of the list of block hashes `block_hashes` (32 bytes a block): a hash of each
+// page of it, the last page as long as what is left.
+std::vector<unsigned char> top_hashes(std::span<const unsigned char> block_hashes);
+// The root: of the top hashes.
+Digest table_root(std::span<const unsigned char> top_hashes);
+// The hash of a block: of its pages' hashes (kGroupBytes).
+Digest block_hash(std::span<const unsigned char> page_hashes);
 
 // The true root of `ring`'s table file, where ioiwari knows it: the rings it can solve on one
 // machine (known_roots.cpp, made by scripts/known-roots). Files are in the byte order of the
