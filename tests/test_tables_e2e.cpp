@@ -22,6 +22,7 @@
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/judge/process.hpp"
+#include "referee_support.hpp"
 #include "run_program.hpp"
 #include "table_files.hpp"
 
@@ -290,8 +291,8 @@ TEST_CASE("a table that lies consistently one move deep is refused by every comm
     check_refused(ioiwari_run(args({"analyze", "--table", path, counts.str()})), path);
     check_refused(ioiwari_run(args({"--table", path}), start_line()), path);
     check_refused(ioiwari_run(args({"opponent", "--table", path})), path);
-    // The referee's own table, and its player's.
-    auto judge = args({"referee", "--starts", "3", "--table", path, "--", IOIWARI_BINARY});
+    // The referee's own table, and its player's (staged where a player's own user may run it).
+    auto judge = args({"referee", "--starts", "3", "--table", path, "--", PLAYER_IOIWARI});
     auto player = with_ring({"--table", clean});
     judge.insert(judge.end(), player.begin(), player.end());
     check_refused(ioiwari_run(judge), path);
