@@ -152,6 +152,7 @@ Sha256::Sha256(Engine engine) : compress_(compress_portable), state_(kInitial) {
 }
 
 void Sha256::update(std::span<const unsigned char> bytes) {
+  if (bytes.empty()) return;  // whose data() may be null, which memcpy may not be given
   length_ += bytes.size();
   if (pending_ > 0) {
     const std::size_t take = std::min(bytes.size(), buffer_.size() - pending_);
@@ -165,7 +166,7 @@ void Sha256::update(std::span<const unsigned char> bytes) {
   const std::size_t whole = bytes.size() / 64;
   if (whole > 0) compress_(state_.data(), bytes.data(), whole);
   bytes = bytes.subspan(whole * 64);
-  std::memcpy(buffer_.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(buffer_.data(), bytes.data(), bytes.size());
   pending_ = bytes.size();
 }
 
