@@ -25,7 +25,8 @@ struct FieldAt {
                                block_hashes_offset = 136, file_bytes = 144, page_bytes = 152,
                                root = 160, top_hashes_offset = 192, end = 200;
 };
-static_assert(FieldAt::version == TableHeader::kVersionOffset);
+static_assert(FieldAt::reserved + 8 == FieldAt::version &&
+              FieldAt::version == TableHeader::kVersionOffset);
 static_assert(FieldAt::header_hash == TableHeader::kHashOffset);
 static_assert(FieldAt::end == TableHeader::kFieldBytes);
 static_assert(kBlock % TableLayout::kPageBytes == 0);
