@@ -140,6 +140,7 @@ TEST_CASE("a flipped byte anywhere in a table file is refused, at once or when i
   const std::vector<Place> places = {
       {"the magic", 0, Kind::not_a_table},
       {"the reserved word", 16, Kind::checksum},
+      {"the zeros after the page size", 157, Kind::checksum},
       {"the version", 24, Kind::not_a_table},
       {"the header's hash", 40, Kind::checksum},
       {"the pits", 64, Kind::checksum},
@@ -203,6 +204,14 @@ TEST_CASE("a damaged header is reported as damage, not as other rules", "[table-
   change_byte(path, 64, 0x0c);  // pits 6 -> 10
   CHECK(refusal(path) == TableFileError::Kind::checksum);
   CHECK(refusal(path, Ring{10, 4}) == TableFileError::Kind::checksum);
+  // Bytes the format says are zero, set and the header's hash recomputed: damage all the same.
+  for (const std::size_t offset : {std::size_t{16}, std::size_t{157}, std::size_t{300}}) {
+    INFO("byte " << offset);
+    save_table(*solved().classes(), path);
+    rewrite(path, [&](std::vector<unsigned char>& bytes) { bytes[offset] = 1; });
+    CHECK(refusal(path) == TableFileError::Kind::damaged);
+    CHECK(verified(path, RootBook::none()) == TableFileError::Kind::damaged);
+  }
 }
 
 TEST_CASE("a truncated table file is refused", "[table-file]") {

@@ -23,7 +23,8 @@ struct FieldAt {
                                block_bytes = 80, blocks = 88, lines_offset = 96, lines_bytes = 104,
                                values_offset = 112, values_bytes = 120, page_hashes_offset = 128,
                                block_hashes_offset = 136, file_bytes = 144, page_bytes = 152,
-                               root = 160, top_hashes_offset = 192, end = 200;
+                               reserved_after_page_bytes = 156, root = 160, top_hashes_offset = 192,
+                               end = 200;
 };
 static_assert(FieldAt::reserved + 8 == FieldAt::version &&
               FieldAt::version == TableHeader::kVersionOffset);
@@ -149,6 +150,16 @@ bool TableHeader::fits(Ring ring) const {
          block_hashes_offset == expected.block_hashes_offset &&
          top_hashes_offset == expected.top_hashes_offset && file_bytes == expected.file_bytes &&
          page_bytes == expected.page_bytes;
+}
+
+bool TableHeader::zero_where_zero(std::span<const unsigned char> block) {
+  const auto zero = [](std::span<const unsigned char> bytes) {
+    return std::all_of(bytes.begin(), bytes.end(), [](unsigned char byte) { return byte == 0; });
+  };
+  return zero(block.subspan(FieldAt::reserved, FieldAt::version - FieldAt::reserved)) &&
+         zero(block.subspan(FieldAt::reserved_after_page_bytes,
+                            FieldAt::root - FieldAt::reserved_after_page_bytes)) &&
+         zero(block.subspan(FieldAt::end));
 }
 
 TableDigest::TableDigest(const TableLayout& layout) : layout_(layout), at_(layout.lines_offset) {

@@ -272,11 +272,7 @@ void TableFile::open(const Ring* expected, const RootBook& roots, bool trust) {
   if (!header.fits(ring_)) {
     refuse(Kind::not_a_table, " has a layout that fits no table of " + ring_.describe());
   }
-  // What the format says is zero: the reserved word and the block after the fields.
-  if (!all_zero(std::span(block).subspan(16, 8)) ||
-      !all_zero(std::span(block).subspan(TableHeader::kFieldBytes))) {
-    damaged("its header's padding is not zero");
-  }
+  if (!TableHeader::zero_where_zero(block)) damaged("its header's padding is not zero");
   if (size < layout_.file_bytes) {
     refuse(Kind::truncated, " is truncated: " + std::to_string(size) + " bytes of " +
                                 std::to_string(layout_.file_bytes));

@@ -86,6 +86,8 @@ struct TableHeader {
   static Digest hash_of(std::span<const unsigned char> block);
   // Whether every field but the hashes is what a table of `ring` has.
   bool fits(Ring ring) const;
+  // Whether a header block's reserved bytes and its bytes after the fields are zero.
+  static bool zero_where_zero(std::span<const unsigned char> block);
 };
 
 // The hashes of a table's pages and blocks, as the bytes of its parts pass in file order (the
