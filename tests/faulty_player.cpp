@@ -184,11 +184,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string_view mode = argv[1];
-  const Table table = Table::solve();
+  const Table table = Table::solve(Ring::ioi(), {});
   std::array<int, kPits> counts{};
   for (int& count : counts)
     std::cin >> count;
-  Match game(*Board::from_counts(counts));
+  Match game(*Board::from_counts(counts, Ring::ioi()));
 
   // Modes that leave a process behind, however it hides, then play perfectly.
   if (mode == "setsid-child" || mode == "setpgid-child" || mode == "double-fork") {

@@ -13,10 +13,10 @@ using ioiwari::test::table;
 
 namespace {
 
-const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi());
 
 std::optional<Board> parse(std::vector<std::string_view> args, std::string& error) {
-  return board_from_arguments(args, Ring{}, error);
+  return board_from_arguments(args, Ring::ioi(), error);
 }
 
 }  // namespace
@@ -26,10 +26,10 @@ TEST_CASE("analyze reads 7 counts, one quoted line of them, or a board code", "[
   CHECK(parse({"4", "3", "2", "4", "2", "3", "2"}, error) == kExample);
   CHECK(parse({"4 3 2 4 2 3 2"}, error) == kExample);
   CHECK(parse({std::to_string(kExample.code())}, error) == kExample);
-  CHECK(parse({"0 0 0 0 0 0 0"}, error) == Board{});
-  CHECK(parse({"0"}, error) == Board{});
+  CHECK(parse({"0 0 0 0 0 0 0"}, error) == Board(Ring::ioi()));
+  CHECK(parse({"0"}, error) == Board(Ring::ioi()));
   CHECK(parse({std::to_string(kCodeCount - 1)}, error) ==
-        Board::from_code(static_cast<Board::Code>(kCodeCount - 1)));
+        Board::from_code(static_cast<Board::Code>(kCodeCount - 1), Ring::ioi()));
 
   struct Case {
     std::vector<std::string_view> args;
@@ -82,7 +82,7 @@ TEST_CASE("analysis gives every move's value and the best line to the end", "[an
 }
 
 TEST_CASE("the analysis of an empty board says the game is over", "[analysis]") {
-  const Analysis analysis = analyze(table(), Board{});
+  const Analysis analysis = analyze(table(), Board(Ring::ioi()));
   CHECK(analysis.moves.empty());
   std::ostringstream text;
   write_analysis(text, analysis, false);
@@ -93,10 +93,10 @@ TEST_CASE("the analysis of an empty board says the game is over", "[analysis]") 
 TEST_CASE("a greedy move is the largest immediate gain, ties to the lowest pit", "[analysis]") {
   // 0 3 0 2 1 0 0: pit 2 captures 2 (net +2); pit 4 drops in 5 and gives a bead away on 6
   // (-1); pit 5's last bead falls on empty pit 6 (-1).
-  CHECK(greedy_move(*Board::from_counts(std::vector{0, 3, 0, 2, 1, 0, 0})) ==
+  CHECK(greedy_move(*Board::from_counts(std::vector{0, 3, 0, 2, 1, 0, 0}, Ring::ioi())) ==
         *Pit::from_label(2, kPits));
   // 1 1 1 1 1 1 1: every move captures 2; the lowest pit wins the tie.
-  CHECK(greedy_move(*Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1})) ==
+  CHECK(greedy_move(*Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1}, Ring::ioi())) ==
         *Pit::from_label(1, kPits));
 }
 
@@ -122,8 +122,9 @@ TEST_CASE("the census of starts checks the task's claim", "[analysis]") {
   CHECK(classes.size() == 51);
 
   std::ostringstream text, json;
-  write_census(text, starts, false, false);
-  write_census(json, classes, true, true);
+  const CensusRules ioi{Ring::ioi(), StartRule::ioi(), false};
+  write_census(text, starts, false, false, ioi);
+  write_census(json, classes, true, true, ioi);
   CHECK(text.str().find("357 starts; with perfect play player 1 wins 357 of 357, by 2: 140, "
                         "4: 133, 6: 84, so the task's claim holds") != std::string::npos);
   CHECK(json.str().find("\"count\": 51, \"first_player_wins\": 51") != std::string::npos);

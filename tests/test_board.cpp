@@ -13,7 +13,7 @@ using namespace ioiwari;
 namespace {
 
 Board board(std::vector<int> counts) {
-  return *Board::from_counts(counts);
+  return *Board::from_counts(counts, Ring::ioi());
 }
 Pit pit(int label) {
   return *Pit::from_label(label, kPits);
@@ -27,19 +27,19 @@ TEST_CASE("a pit is named by label 1..7 and stored by index 0..6", "[board]") {
   CHECK_FALSE(Pit::from_label(0, kPits));
   CHECK_FALSE(Pit::from_label(kPits + 1, kPits));
   CHECK_FALSE(Pit::from_label(-1, kPits));
-  CHECK(Board().next(pit(kPits)) == pit(1));  // the ring closes
-  CHECK(Board().next(pit(3)) == pit(4));
+  CHECK(Board(Ring::ioi()).next(pit(kPits)) == pit(1));  // the ring closes
+  CHECK(Board(Ring::ioi()).next(pit(3)) == pit(4));
   for (int i = 0; i < kPits; ++i)
-    CHECK(Board().pits()[static_cast<std::size_t>(i)].label() == i + 1);
+    CHECK(Board(Ring::ioi()).pits()[static_cast<std::size_t>(i)].label() == i + 1);
 }
 
 TEST_CASE("boards are made only from seven counts of 0..5", "[board]") {
-  CHECK(Board::from_counts(std::vector{0, 0, 0, 0, 0, 0, 0}));
-  CHECK(Board::from_counts(std::vector{5, 5, 5, 5, 5, 5, 5}));
-  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 1, 1, 1}));
-  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1, 1}));
-  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 6, 1, 1, 1}));
-  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, -1, 1, 1, 1}));
+  CHECK(Board::from_counts(std::vector{0, 0, 0, 0, 0, 0, 0}, Ring::ioi()));
+  CHECK(Board::from_counts(std::vector{5, 5, 5, 5, 5, 5, 5}, Ring::ioi()));
+  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 1, 1, 1}, Ring::ioi()));
+  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1, 1}, Ring::ioi()));
+  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, 6, 1, 1, 1}, Ring::ioi()));
+  CHECK_FALSE(Board::from_counts(std::vector{1, 1, 1, -1, 1, 1, 1}, Ring::ioi()));
 }
 
 TEST_CASE("a board prints its counts pit 1 first", "[board]") {
@@ -50,7 +50,7 @@ TEST_CASE("a board prints its counts pit 1 first", "[board]") {
 
 TEST_CASE("every code round-trips through its board, pit 1 the lowest digit", "[board]") {
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    REQUIRE(Board::from_code(code).code() == code);
+    REQUIRE(Board::from_code(code, Ring::ioi()).code() == code);
   }
   CHECK(board({1, 0, 0, 0, 0, 0, 0}).code() == 1);
   CHECK(board({0, 1, 0, 0, 0, 0, 0}).code() == static_cast<Board::Code>(kCodeBase));
@@ -154,15 +154,16 @@ TEST_CASE("a board's canonical form is its rotation with the smallest code", "[b
   CHECK(b.canonical().code() == smallest);
   for (int steps = 0; steps < kPits; ++steps)
     CHECK(b.rotated(steps).canonical() == b.canonical());
-  CHECK(Board{}.canonical() == Board{});
+  CHECK(Board(Ring::ioi()).canonical() == Board(Ring::ioi()));
 }
 
 TEST_CASE("rotating the board rotates the move", "[board][rules]") {
   Random random(7);
   for (int trial = 0; trial < 2000; ++trial) {
-    const Board b = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
+    const Board b =
+        Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)), Ring::ioi());
     const int steps = random.below(kPits);
-    for (Pit p : Board().pits()) {
+    for (Pit p : Board(Ring::ioi()).pits()) {
       if (!b.is_legal(p)) continue;
       const MoveResult straight = play(b, p);
       const MoveResult turned = play(b.rotated(steps), Pit::at_index((p.index() + steps) % kPits));
@@ -176,11 +177,11 @@ TEST_CASE("rotating the board rotates the move", "[board][rules]") {
 TEST_CASE("every move on every board agrees with the independent statement of the rules",
           "[board][rules]") {
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board b = Board::from_code(code);
+    const Board b = Board::from_code(code, Ring::ioi());
     std::vector<int> pits;
-    for (Pit p : Board().pits())
+    for (Pit p : Board(Ring::ioi()).pits())
       pits.push_back(b.beads(p));
-    for (Pit p : Board().pits()) {
+    for (Pit p : Board(Ring::ioi()).pits()) {
       if (!b.is_legal(p)) continue;
       const MoveResult move = play(b, p);
       const reference::Outcome expected = reference::sow(pits, p.label());
@@ -194,13 +195,13 @@ TEST_CASE("every move on every board agrees with the independent statement of th
 TEST_CASE("random games conserve beads, lower the count every move, and end", "[board][property]") {
   Random random(2001);
   for (int game = 0; game < 5000; ++game) {
-    Board now = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
+    Board now = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)), Ring::ioi());
     const int total = now.total();
     int banks = 0;
     int moves = 0;
     while (!now.empty()) {
       std::vector<Pit> legal;
-      for (Pit p : Board().pits()) {
+      for (Pit p : Board(Ring::ioi()).pits()) {
         if (now.is_legal(p)) legal.push_back(p);
       }
       REQUIRE_FALSE(legal.empty());  // a non-empty board always has a move
@@ -220,7 +221,7 @@ TEST_CASE("there are 357 IOI starts, 51 up to rotation", "[board]") {
   int starts = 0;
   int classes = 0;
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board b = Board::from_code(code);
+    const Board b = Board::from_code(code, Ring::ioi());
     if (!b.is_ioi_start()) continue;
     ++starts;
     // Count each class once, at its smallest code.

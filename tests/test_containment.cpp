@@ -199,7 +199,8 @@ TEST_CASE("a process left after a tie or a loss is judged as after a win",
   // 1 0 0 1 0 0 0 is a tie, 0 0 0 0 0 0 1 a loss, whatever is played.
   for (const std::vector<int>& counts :
        {std::vector<int>{1, 0, 0, 1, 0, 0, 0}, std::vector<int>{0, 0, 0, 0, 0, 0, 1}}) {
-    const GameReport report = hostile("leave-on-tie", {}, generous(), *Board::from_counts(counts));
+    const GameReport report =
+        hostile("leave-on-tie", {}, generous(), *Board::from_counts(counts, Ring::ioi()));
     CHECK(report.verdict == Verdict::left_behind);
     CHECK(report.bank1 <= report.bank2);
   }

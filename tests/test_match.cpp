@@ -15,7 +15,7 @@ Pit pit(int label) {
 
 TEST_CASE("a game keeps both banks and alternates the players", "[game]") {
   // The statement's example: banks 3/0, 3/4, 8/4, 8/9, 10/9, 11/9.
-  Match game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}));
+  Match game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi()));
   const std::vector<std::pair<int, std::array<int, 2>>> steps = {
       {2, {3, 0}}, {3, {3, 4}}, {5, {8, 4}}, {4, {8, 9}}, {5, {10, 9}}, {7, {11, 9}}};
   Player expected_mover = Player::first;
@@ -34,7 +34,7 @@ TEST_CASE("a game keeps both banks and alternates the players", "[game]") {
 }
 
 TEST_CASE("undo restores the board, the banks and the turn", "[game]") {
-  const Board start = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+  const Board start = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi());
   Match game(start);
   CHECK_FALSE(game.undo());
   game.play(pit(2));
@@ -56,7 +56,7 @@ TEST_CASE("undo restores the board, the banks and the turn", "[game]") {
 
 TEST_CASE("equal banks have no leader", "[game]") {
   // 1 0 0 0 0 0 0: the only move gives its last bead (on empty pit 2) to the opponent.
-  Match game(*Board::from_counts(std::vector{1, 0, 0, 0, 0, 0, 0}));
+  Match game(*Board::from_counts(std::vector{1, 0, 0, 0, 0, 0, 0}, Ring::ioi()));
   CHECK_FALSE(game.leader());
   game.play(pit(1));
   CHECK(game.over());
@@ -64,7 +64,7 @@ TEST_CASE("equal banks have no leader", "[game]") {
 }
 
 TEST_CASE("the record prints one row a move", "[game]") {
-  Match game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}));
+  Match game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi()));
   game.play(pit(2));
   game.play(pit(3));
   std::ostringstream out;

@@ -14,9 +14,9 @@ static_assert(negamax::Game<NegamaxGame>);
 static_assert(negamax::DenseKeyed<NegamaxGame>);
 
 TEST_CASE("the generic negamax agrees with the table on every one of the 6^7 boards", "[negamax]") {
-  negamax::Solver<NegamaxGame> solver;
+  negamax::Solver<NegamaxGame> solver(NegamaxGame{Ring::ioi()});
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     INFO("board " << board);
     const auto solution = solver.solve(board);
     REQUIRE(solution.value == table().value(board));
@@ -28,10 +28,11 @@ TEST_CASE("the generic negamax agrees with the table on every one of the 6^7 boa
 }
 
 TEST_CASE("the generic negamax's remoteness is the length of the table's best line", "[negamax]") {
-  negamax::Solver<NegamaxGame> solver;
+  negamax::Solver<NegamaxGame> solver(NegamaxGame{Ring::ioi()});
   Random random(2001);
   for (int trial = 0; trial < 2000; ++trial) {
-    const Board board = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
+    const Board board =
+        Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)), Ring::ioi());
     Match line(board);
     while (!line.over())
       line.play(*table().best_move(line.board()));

@@ -14,7 +14,7 @@ using ioiwari::test::table;
 
 namespace {
 
-const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi());
 
 // Player 1's side of a game against the opponent, written in advance: player 1 plays the
 // table's moves and the opponent's choices are replayed with the same seed.
@@ -102,13 +102,13 @@ TEST_CASE("the opponent sees a player that stops reading", "[opponent]") {
 
 TEST_CASE("a tie and a loss for player 1 are told apart", "[opponent]") {
   // 1 0 0 0 0 0 0: player 1's only move gives its bead away: a loss by 1.
-  const OpponentOptions lone{*Board::from_counts(std::vector{1, 0, 0, 0, 0, 0, 0}),
+  const OpponentOptions lone{*Board::from_counts(std::vector{1, 0, 0, 0, 0, 0, 0}, Ring::ioi()),
                              Strategy::optimal, 1};
   const Run lost = run("1\n", lone);
   CHECK(lost.result.exit == OpponentExit::player1_lost);
   CHECK(lost.result.summary() == "player 1 loses 0 to 1");
   // 1 0 1 0 0 0 0: player 1 gives a bead away (pit 1), player 2 gives one back (pit 3).
-  const OpponentOptions pair{*Board::from_counts(std::vector{1, 0, 1, 0, 0, 0, 0}),
+  const OpponentOptions pair{*Board::from_counts(std::vector{1, 0, 1, 0, 0, 0, 0}, Ring::ioi()),
                              Strategy::optimal, 1};
   const Run tied = run("1\n", pair);
   CHECK(tied.result.exit == OpponentExit::player1_tied);
@@ -131,7 +131,7 @@ TEST_CASE("the record holds the dialogue with both banks and the result", "[oppo
 
 TEST_CASE("the record's header names the pits of the ring played", "[opponent][rings]") {
   const Ring ring{9, 4};
-  const Table nine = Table::solve(ring);
+  const Table nine = Table::solve(ring, {});
   const OpponentOptions options{*Board::from_counts(std::vector{0, 0, 0, 0, 0, 0, 0, 1, 1}, ring),
                                 Strategy::optimal, 3};
   std::istringstream in("8\n");

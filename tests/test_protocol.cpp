@@ -81,7 +81,7 @@ TEST_CASE("player 1 wins every IOI start against every strategy, reading nothing
 }
 
 TEST_CASE("the start may come one number a line, with CRLF and tabs", "[protocol]") {
-  const Board start = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+  const Board start = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi());
   const Script game = script(start, Strategy::optimal, 1, Player::first);
   std::string input = "4\r\n3\r\n2\r\n4\r\n2\r\n3\r\n2\r\n";
   input += game.input.substr(game.input.find('\n') + 1);
@@ -96,7 +96,7 @@ TEST_CASE("the start may come one number a line, with CRLF and tabs", "[protocol
 TEST_CASE("any start with a bead is played, not only the IOI's", "[protocol]") {
   for (const auto& counts : {std::vector{0, 0, 0, 0, 0, 0, 1}, std::vector{5, 5, 5, 5, 5, 5, 5},
                              std::vector{0, 5, 0, 0, 0, 0, 0}}) {
-    const Board board = *Board::from_counts(counts);
+    const Board board = *Board::from_counts(counts, Ring::ioi());
     const Script game = script(board, Strategy::greedy, 9, Player::first);
     const Run result = run(game.input);
     CHECK(result.result.code == ExitCode::ok);
@@ -159,7 +159,7 @@ TEST_CASE("bad input stops the player with one line saying what and where", "[pr
 }
 
 TEST_CASE("end of input after any move of a game is reported at that move", "[protocol]") {
-  const Board start = *Board::from_counts(std::vector{3, 3, 3, 3, 3, 3, 2});
+  const Board start = *Board::from_counts(std::vector{3, 3, 3, 3, 3, 3, 2}, Ring::ioi());
   const Script game = script(start, Strategy::random, 17, Player::first);
   // Cut the judge's side after each of its lines but the last.
   std::size_t cut = 0;

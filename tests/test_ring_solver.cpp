@@ -120,7 +120,7 @@ TEST_CASE("ring index: positions follow code order, and board_at() undoes positi
         last = position;
         ++canonical;
       }
-      CHECK(canonical == table_size(ring).classes);
+      CHECK(canonical == RingGeometry(ring).classes());
       CHECK(index.board_at(index.positions()) > packed_of(ring.code_count() - 1, ring));
     }
   }
@@ -130,13 +130,13 @@ TEST_CASE("ring index: positions follow code order, and board_at() undoes positi
 
 TEST_CASE("ring index: a class's rank counts the canonical codes below it", "[ring-solver]") {
   for (const Ring ring : {Ring{5, 3}, Ring{6, 4}, Ring{7, 2}, Ring{3, 9}}) {
-    const auto table = RingTable::solve(ring);
+    const auto table = RingTable::solve(RingGeometry::of(ring), {});
     INFO(ring.describe());
     std::uint64_t rank = 0;
     for (Board::Code code = 0; code < ring.code_count(); ++code) {
       const Board board = Board::from_code(code, ring);
       if (board.canonical() != board) continue;
-      REQUIRE(table->class_of(board) == rank);
+      REQUIRE(raw(table->class_of(board)) == rank);
       ++rank;
     }
     CHECK(rank == table->classes());
@@ -226,16 +226,17 @@ TEST_CASE("ring solver: a solve cut into many pieces on many threads is byte for
   one.threads = 1;
   SolveOptions five;
   five.threads = 5;
-  const auto alone = RingTable::solve(ring, one);
-  const auto shared = RingTable::solve(ring, five);
+  const auto alone = RingTable::solve(RingGeometry::of(ring), one);
+  const auto shared = RingTable::solve(RingGeometry::of(ring), five);
   REQUIRE(alone->lines().size() == shared->lines().size());
   CHECK(std::equal(alone->lines().begin(), alone->lines().end(), shared->lines().begin()));
   CHECK(std::equal(alone->values().begin(), alone->values().end(), shared->values().begin()));
   // The pieces cover the lines, and their counts by layer are Burnside's.
-  const Pieces pieces(ring, 0, table_size(ring).lines, 5);
-  CHECK(pieces.size() == table_size(ring).lines);  // fewer lines than 5 threads' pieces: one each
+  const RingGeometry geometry(ring);
+  const Pieces pieces(geometry, 0, geometry.lines(), 5);
+  CHECK(pieces.size() == geometry.lines());  // fewer lines than 5 threads' pieces: one each
   CHECK(pieces.first_line(0) == 0);
-  CHECK(pieces.end_line(pieces.size() - 1) == table_size(ring).lines);
+  CHECK(pieces.end_line(pieces.size() - 1) == geometry.lines());
 }
 
 namespace {
@@ -245,8 +246,8 @@ namespace {
 // distributed solve does when another process has more: the extra rounds come with nothing.
 class PaddedExchange final : public Exchange {
  public:
-  explicit PaddedExchange(const RingPart& part) : local_(part, 1) {}
-  int threads() const override { return 1; }
+  explicit PaddedExchange(const RingPart& part) : local_(part) {}
+  bool concurrent() const override { return false; }
   std::uint64_t rounds(int, std::uint64_t batches) override {
     expected_ += batches + 2;
     return batches + 2;
@@ -267,32 +268,32 @@ class PaddedExchange final : public Exchange {
 TEST_CASE("ring solver: one thread makes exactly the rounds its exchange asks for",
           "[ring-solver]") {
   const Ring ring{7, 4};
-  const auto reference = RingTable::solve(ring);
-  const TableSize size = table_size(ring);
-  std::vector<std::uint64_t> lines(size.lines * kLineWords, 0);
-  std::vector<std::int8_t> values(size.classes, 0);
+  const auto reference = RingTable::solve(RingGeometry::of(ring), {});
+  const RingGeometry geometry(ring);
+  std::vector<std::uint64_t> lines(geometry.lines() * kLineWords, 0);
+  std::vector<std::int8_t> values(geometry.classes(), 0);
   SolveOptions options;
   options.threads = 1;
-  Pieces pieces(ring, 0, size.lines, 1);
-  CHECK(mark_lines(ring, lines.data(), pieces, size.classes, options) == size.classes);
-  CHECK(count_lines(lines.data(), size.lines, 0) == size.classes);
-  RingPart part(ring);
-  part.end_line = size.lines;
-  part.end_class = size.classes;
+  LayeredSolve solve(geometry, 0, geometry.lines(), options);
+  CHECK(solve.index(lines, 0) == geometry.classes());
+  CHECK(solve.pieces().total() == geometry.classes());
+  RingPart part;
+  part.geometry = &geometry;
+  part.end_line = geometry.lines();
+  part.end_class = geometry.classes();
   part.lines = lines.data();
   part.values = values.data();
   PaddedExchange exchange(part);
-  solve_layers(part, pieces, exchange, values.data(), nullptr, options);
+  solve.solve(part, exchange, values);
   CHECK(exchange.calls_ == exchange.expected_);
   // Two padding rounds a layer, and the batch of layer 0 (the empty board, which has no move).
   CHECK(exchange.empty_ == 2 * static_cast<std::uint64_t>(ring.max_beads() + 1) + 1);
   CHECK(std::equal(values.begin(), values.end(), reference->values().begin()));
   CHECK(std::equal(lines.begin(), lines.end(), reference->lines().begin()));
   // A check of the solved values finds nothing wrong; one changed value is found.
-  std::atomic<std::uint64_t> wrong{kNoneWrong};
-  solve_layers(part, pieces, exchange, nullptr, &wrong, options);
-  CHECK(wrong.load() == kNoneWrong);
+  CHECK_FALSE(solve.check(part, exchange).has_value());
   values[1234] = static_cast<std::int8_t>(values[1234] + 1);
-  solve_layers(part, pieces, exchange, nullptr, &wrong, options);
-  CHECK(wrong.load() != kNoneWrong);
+  const std::optional<Rank> wrong = solve.check(part, exchange);
+  REQUIRE(wrong.has_value());
+  CHECK(raw(*wrong) == 1234);
 }

@@ -17,7 +17,7 @@ namespace {
 
 std::vector<int> counts(const Board& board) {
   std::vector<int> pits;
-  for (Pit pit : Board().pits())
+  for (Pit pit : Board(Ring::ioi()).pits())
     pits.push_back(board.beads(pit));
   return pits;
 }
@@ -30,7 +30,7 @@ TEST_CASE("the solver searches one board per rotation class", "[solver]") {
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
     bool smallest = true;
     for (int steps = 1; steps < kPits && smallest; ++steps) {
-      smallest = Board::from_code(code).rotated(steps).code() >= code;
+      smallest = Board::from_code(code, Ring::ioi()).rotated(steps).code() >= code;
     }
     classes += smallest ? 1 : 0;
   }
@@ -39,15 +39,15 @@ TEST_CASE("the solver searches one board per rotation class", "[solver]") {
 }
 
 TEST_CASE("the empty board is worth 0 and has no move", "[solver]") {
-  CHECK(table().value(Board{}) == 0);
-  CHECK_FALSE(table().best_move(Board{}));
-  CHECK(table().analyze(Board{}).empty());
+  CHECK(table().value(Board(Ring::ioi())) == 0);
+  CHECK_FALSE(table().best_move(Board(Ring::ioi())));
+  CHECK(table().analyze(Board(Ring::ioi())).empty());
 }
 
 TEST_CASE("a capture of every bead on the board is the best move", "[solver]") {
   // 0 0 0 1 2 0 0: pit 4's single bead captures pit 5, all 3 beads, and ends the game.
   // No move can net more than the beads on the board.
-  const Board board = *Board::from_counts(std::vector{0, 0, 0, 1, 2, 0, 0});
+  const Board board = *Board::from_counts(std::vector{0, 0, 0, 1, 2, 0, 0}, Ring::ioi());
   CHECK(table().value(board) == 3);
   CHECK(table().best_move(board) == Pit::from_label(4, kPits));
 }
@@ -55,7 +55,8 @@ TEST_CASE("a capture of every bead on the board is the best move", "[solver]") {
 TEST_CASE("the table agrees with an independent plain negamax on random boards", "[solver]") {
   Random random(20010716);
   for (int trial = 0; trial < 5000; ++trial) {
-    const Board board = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
+    const Board board =
+        Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)), Ring::ioi());
     INFO("board " << board);
     REQUIRE(table().value(board) == reference::negamax(counts(board)));
   }
@@ -63,12 +64,12 @@ TEST_CASE("the table agrees with an independent plain negamax on random boards",
 
 TEST_CASE("every best move achieves the board's value and is the lowest such pit", "[solver]") {
   for (Board::Code code = 1; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     const auto best = table().best_move(board);
     REQUIRE(best);
     REQUIRE(board.is_legal(*best));
     REQUIRE(table().move_value(board, *best) == table().value(board));
-    for (Pit pit : Board().pits()) {
+    for (Pit pit : Board(Ring::ioi()).pits()) {
       if (pit >= *best || !board.is_legal(pit)) continue;
       REQUIRE(table().move_value(board, pit) < table().value(board));
     }
@@ -77,7 +78,7 @@ TEST_CASE("every best move achieves the board's value and is the lowest such pit
 
 TEST_CASE("values are the same for rotated boards", "[solver]") {
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     for (int steps = 1; steps < kPits; ++steps) {
       REQUIRE(table().value(board.rotated(steps)) == table().value(board));
     }
@@ -87,10 +88,11 @@ TEST_CASE("values are the same for rotated boards", "[solver]") {
 TEST_CASE("analyze lists every legal move, best first, ties in label order", "[solver]") {
   Random random(3);
   for (int trial = 0; trial < 2000; ++trial) {
-    const Board board = Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)));
+    const Board board =
+        Board::from_code(static_cast<Board::Code>(random.below(kCodeCount)), Ring::ioi());
     const auto moves = table().analyze(board);
     int legal = 0;
-    for (Pit pit : Board().pits())
+    for (Pit pit : Board(Ring::ioi()).pits())
       legal += board.is_legal(pit) ? 1 : 0;
     REQUIRE(static_cast<int>(moves.size()) == legal);
     for (std::size_t i = 1; i < moves.size(); ++i) {
@@ -107,7 +109,7 @@ TEST_CASE("analyze lists every legal move, best first, ties in label order", "[s
 TEST_CASE("the first player wins every IOI start, by 2, 4 or 6", "[solver]") {
   std::map<int, int> margins;
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     if (board.is_ioi_start()) ++margins[table().value(board)];
   }
   // The distribution this table finds; the rules promise only that every margin is 2, 4 or 6.
@@ -120,7 +122,7 @@ TEST_CASE("the class index maps every rotation of a board to one class, in bead 
   using namespace ioi_classes;
   std::vector<int> boards_of(kCount, 0);
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     const int of = kClassOf[code];
     REQUIRE(of < kCount);
     REQUIRE(of == kClassOf[board.rotated(1).code()]);
@@ -144,7 +146,7 @@ TEST_CASE("the moves made at build time are the rules' moves", "[solver][classes
   for (Board::Code code = kCodeCount; code-- > 0;)
     canonical[kClassOf[code]] = code;
   for (int of = 0; of < kCount; ++of) {
-    const Board board = Board::from_code(canonical[static_cast<std::size_t>(of)]);
+    const Board board = Board::from_code(canonical[static_cast<std::size_t>(of)], Ring::ioi());
     for (Pit pit : board.pits()) {
       const auto at = static_cast<std::size_t>(of) * kPits + static_cast<std::size_t>(pit.index());
       if (!board.is_legal(pit)) {
@@ -161,17 +163,17 @@ TEST_CASE("the moves made at build time are the rules' moves", "[solver][classes
 
 TEST_CASE("a table of the start's beads is the full table on every board it holds",
           "[solver][classes]") {
-  const Table full = Table::solve();
+  const Table full = Table::solve(Ring::ioi(), {});
   CHECK(full.solved_beads() == kMaxBeads);
   for (const int beads : {0, 1, 7, kStartBeads}) {
     SolveOptions options;
     options.most_beads = beads;
-    const Table part = Table::solve(Ring{}, options);
+    const Table part = Table::solve(Ring::ioi(), options);
     CHECK(part.solved_beads() == beads);
     CHECK(part.positions() ==
           static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(beads) + 1]));
     for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-      const Board board = Board::from_code(code);
+      const Board board = Board::from_code(code, Ring::ioi());
       if (board.total() > beads) continue;
       REQUIRE(part.value(board) == full.value(board));
       REQUIRE(part.best_move(board) == full.best_move(board));
@@ -180,5 +182,5 @@ TEST_CASE("a table of the start's beads is the full table on every board it hold
   // An IOI start's table: boards of up to 20 beads.
   SolveOptions start;
   start.most_beads = kStartBeads;
-  CHECK(Table::solve(Ring{}, start).positions() == 29709);
+  CHECK(Table::solve(Ring::ioi(), start).positions() == 29709);
 }

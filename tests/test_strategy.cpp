@@ -21,9 +21,9 @@ TEST_CASE("each strategy picks a legal move of the promised kind", "[strategy]")
   Random random(11);
   for (int trial = 0; trial < 3000; ++trial) {
     const auto code = static_cast<Board::Code>(1 + random.below(kCodeCount - 1));
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     int best = -kMaxBeads - 1, worst = kMaxBeads + 1, greediest = -kMaxBeads - 1;
-    for (Pit pit : Board().pits()) {
+    for (Pit pit : Board(Ring::ioi()).pits()) {
       if (!board.is_legal(pit)) continue;
       best = std::max(best, table().move_value(board, pit));
       worst = std::min(worst, table().move_value(board, pit));
@@ -41,7 +41,7 @@ TEST_CASE("each strategy picks a legal move of the promised kind", "[strategy]")
 
 TEST_CASE("ties are drawn at random, and the same seed draws the same", "[strategy]") {
   // 1 1 1 1 1 1 1: the random strategy must reach every pit, the same way for the same seed.
-  const Board board = *Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1});
+  const Board board = *Board::from_counts(std::vector{1, 1, 1, 1, 1, 1, 1}, Ring::ioi());
   std::set<int> seen;
   Random a(5), b(5);
   for (int i = 0; i < 200; ++i) {

@@ -38,7 +38,7 @@ std::vector<Ring> playable_rings() {
 
 // The root of a table in memory, as a writer computes it.
 Digest root_of(const RingTable& table) {
-  TableDigest digest(table_layout(table.ring()));
+  TableDigest digest(RingGeometry(table.ring()).layout());
   digest.append(
       {reinterpret_cast<const unsigned char*>(table.lines().data()), table.lines().size_bytes()});
   digest.append(
@@ -73,11 +73,11 @@ TEST_CASE(
     "[table-format]") {
   for (const Ring ring : playable_rings()) {
     INFO(ring.describe());
-    const TableLayout layout = table_layout(ring);
-    const TableSize size = table_size(ring);
+    const RingGeometry geometry(ring);
+    const TableLayout& layout = geometry.layout();
     CHECK(layout.lines_offset == kBlock);
-    CHECK(layout.lines_bytes == 64 * size.lines);
-    CHECK(layout.values_bytes == size.classes);
+    CHECK(layout.lines_bytes == 64 * geometry.lines());
+    CHECK(layout.values_bytes == geometry.classes());
     CHECK(layout.values_offset ==
           (layout.lines_offset + layout.lines_bytes + kBlock - 1) / kBlock * kBlock);
     CHECK(layout.page_hashes_offset ==
@@ -97,9 +97,9 @@ TEST_CASE("a header block holds its fields where the document says, and nothing 
   Digest root;
   for (std::size_t i = 0; i < root.size(); ++i)
     root[i] = static_cast<unsigned char>(3 * i + 1);
-  const TableHeader header = TableHeader::of(ring, root);
+  const TableHeader header = TableHeader::of(RingGeometry(ring), root);
   const std::vector<unsigned char> block = header.block();
-  const TableLayout layout = table_layout(ring);
+  const TableLayout layout = RingGeometry(ring).layout();
   REQUIRE(block.size() == kBlock);
   CHECK(std::memcmp(block.data(), "IOIWARI-TABLE\n\0\0", 16) == 0);
   CHECK(at<std::uint64_t>(block, 16) == 0);
@@ -128,8 +128,8 @@ TEST_CASE("a header block holds its fields where the document says, and nothing 
   CHECK(at<Digest>(block, 32) == sha256(zeroed));
   // Read back, every field as it was.
   const TableHeader read = TableHeader::parse(block);
-  CHECK(read.fits(ring));
-  CHECK_FALSE(read.fits(Ring{9, 4}));
+  CHECK(read.fits(RingGeometry(ring)));
+  CHECK_FALSE(read.fits(RingGeometry(Ring{9, 4})));
   CHECK(read.root == root);
   CHECK(read.header_hash == at<Digest>(block, 32));
   CHECK(TableHeader::hash_of(block) == read.header_hash);
@@ -144,16 +144,17 @@ TEST_CASE(
   TempFolder folder;
   std::map<std::uint64_t, Ring> smallest;
   for (const Ring ring : playable_rings()) {
-    const std::uint64_t blocks = table_layout(ring).blocks;
+    const std::uint64_t blocks = RingGeometry(ring).layout().blocks;
     if (blocks > 12) continue;
     const auto found = smallest.find(blocks);
-    if (found == smallest.end() || table_size(ring).classes < table_size(found->second).classes)
+    if (found == smallest.end() ||
+        RingGeometry(ring).classes() < RingGeometry(found->second).classes())
       smallest.insert_or_assign(blocks, ring);
   }
   std::vector<std::uint64_t> counts;
   for (const auto& [count, ring] : smallest) {
     INFO(ring.describe());
-    const auto table = RingTable::solve(ring);
+    const auto table = RingTable::solve(RingGeometry::of(ring), {});
     const std::string path = folder.file("table");
     const Digest written = save_table(*table, path);
     const std::vector<unsigned char> bytes = file_bytes(path);
@@ -257,7 +258,7 @@ TEST_CASE("a reader written from the document finds every board's value", "[tabl
   TempFolder folder;
   for (const Ring ring : {Ring{3, 9}, Ring{5, 5}, Ring{7, 4}, Ring{9, 3}}) {
     INFO(ring.describe());
-    const auto table = RingTable::solve(ring);
+    const auto table = RingTable::solve(RingGeometry::of(ring), {});
     save_table(*table, folder.file("table"));
     const std::vector<unsigned char> bytes = file_bytes(folder.file("table"));
     for (Board::Code code = 0; code < ring.code_count(); ++code) {
@@ -278,13 +279,13 @@ TEST_CASE(
   // small ones again.
   std::size_t checked = 0, expected = 0;
   for (const Ring ring : playable_rings()) {
-    const std::uint64_t classes = table_size(ring).classes;
+    const std::uint64_t classes = RingGeometry(ring).classes();
     if (classes > 200'000'000) continue;
     ++expected;
     INFO(ring.describe());
     REQUIRE(known_root(ring));
     if (classes > 300'000) continue;
-    CHECK(*known_root(ring) == root_of(*RingTable::solve(ring)));
+    CHECK(*known_root(ring) == root_of(*RingTable::solve(RingGeometry::of(ring), {})));
     ++checked;
   }
   CHECK(checked > 50);
@@ -299,8 +300,8 @@ TEST_CASE(
 TEST_CASE("a table's digest takes its parts in pieces of any size, and no byte past them",
           "[table-format]") {
   const Ring ring{8, 4};
-  const auto table = RingTable::solve(ring);
-  const TableLayout layout = table_layout(ring);
+  const auto table = RingTable::solve(RingGeometry::of(ring), {});
+  const TableLayout layout = RingGeometry(ring).layout();
   std::vector<unsigned char> parts(layout.lines_bytes + layout.values_bytes);
   std::memcpy(parts.data(), table->lines().data(), layout.lines_bytes);
   std::memcpy(parts.data() + layout.lines_bytes, table->values().data(), layout.values_bytes);

@@ -32,7 +32,7 @@ namespace {
 const Ring kRing{6, 4};
 
 const Table& solved() {
-  static const Table table(RingTable::solve(kRing));
+  static const Table table(RingTable::solve(RingGeometry::of(kRing), {}));
   return table;
 }
 
@@ -47,7 +47,7 @@ std::string one_line(const TableFileError& error, const std::string& path) {
 std::optional<TableFileError::Kind> refusal(const std::string& path, Ring ring = kRing,
                                             const TableReading& reading = checked_reading()) {
   try {
-    load_table(path, ring, reading);
+    load_table(path, RingGeometry::of(ring), reading);
     return std::nullopt;
   } catch (const TableFileError& error) {
     INFO(one_line(error, path));
@@ -60,7 +60,7 @@ std::optional<TableFileError::Kind> refusal(const std::string& path, Ring ring =
 std::optional<TableFileError::Kind> fault(const std::string& path,
                                           const TableReading& reading = checked_reading()) {
   try {
-    const Table table(load_table(path, kRing, reading));
+    const Table table(load_table(path, RingGeometry::of(kRing), reading));
     for (Board::Code code = 0; code < kRing.code_count(); ++code) {
       const Board board = Board::from_code(code, kRing);
       const int value = table.value(board);
@@ -97,7 +97,7 @@ void change_byte(const std::string& path, std::uint64_t offset, unsigned char ma
 
 // The byte of the file that holds the value of `board`'s class.
 std::uint64_t value_offset(const Board& board) {
-  return table_layout(kRing).values_offset + solved().classes()->class_of(board);
+  return RingGeometry(kRing).layout().values_offset + raw(solved().classes()->class_of(board));
 }
 
 }  // namespace
@@ -107,12 +107,12 @@ TEST_CASE("a table file round-trips: every value of the ring comes back", "[tabl
   const std::string path = folder.file("six.table");
   const Digest root = save_table(*solved().classes(), path);
   CHECK(root == *known_root(kRing));
-  CHECK(fs::file_size(path) == table_layout(kRing).file_bytes);
+  CHECK(fs::file_size(path) == RingGeometry(kRing).layout().file_bytes);
   for (const TableReading& reading : {checked_reading(), trusting_reading()}) {
-    const auto loaded = load_table(path, kRing, reading);
+    const auto loaded = load_table(path, RingGeometry::of(kRing), reading);
     CHECK(loaded->ring() == kRing);
     CHECK(loaded->classes() == solved().classes()->classes());
-    CHECK(loaded->checksum() == solved().checksum());
+    CHECK(Table(loaded).checksum() == solved().checksum());
     for (Board::Code code = 0; code < kRing.code_count(); ++code) {
       const Board board = Board::from_code(code, kRing);
       REQUIRE(loaded->value(board) == solved().value(board));
@@ -130,7 +130,7 @@ TEST_CASE("a flipped byte anywhere in a table file is refused, at once or when i
           "[table-file]") {
   TempFolder folder;
   const std::string path = folder.file("six.table");
-  const TableLayout layout = table_layout(kRing);
+  const TableLayout layout = RingGeometry(kRing).layout();
   using Kind = TableFileError::Kind;
   struct Place {
     const char* what;
@@ -182,7 +182,7 @@ TEST_CASE("a file of an older format version is refused with one line: solve the
       std::memcpy(bytes.data() + 24, &version, 4);
     });
     try {
-      load_table(path, kRing, checked_reading());
+      load_table(path, RingGeometry::of(kRing), checked_reading());
       FAIL("an old version loaded");
     } catch (const TableFileError& error) {
       CHECK(error.kind() == TableFileError::Kind::old_version);
@@ -217,7 +217,7 @@ TEST_CASE("a damaged header is reported as damage, not as other rules", "[table-
 TEST_CASE("a truncated table file is refused", "[table-file]") {
   TempFolder folder;
   const std::string path = folder.file("six.table");
-  const std::uint64_t size = table_layout(kRing).file_bytes;
+  const std::uint64_t size = RingGeometry(kRing).layout().file_bytes;
   for (std::uint64_t keep : {size - 1, size / 2, std::uint64_t{TableLayout::kBlockBytes},
                              std::uint64_t{100}, std::uint64_t{10}}) {
     save_table(*solved().classes(), path);
@@ -333,12 +333,12 @@ std::vector<Lie> lies() {
        }},
       {"non-zero padding after the values",
        [](std::vector<unsigned char>& bytes) {
-         const TableLayout layout = table_layout(kRing);
+         const TableLayout layout = RingGeometry(kRing).layout();
          bytes[layout.values_offset + layout.values_bytes + 5] = 1;
        }},
       {"non-zero padding after the index",
        [](std::vector<unsigned char>& bytes) {
-         const TableLayout layout = table_layout(kRing);
+         const TableLayout layout = RingGeometry(kRing).layout();
          bytes[layout.values_offset - 1] = 0x80;
        }},
   };
@@ -372,7 +372,7 @@ TEST_CASE("a crafted table whose hashes are recomputed cannot crash a reader tha
           "[table-file][hostile]") {
   TempFolder folder;
   const std::string path = folder.file("crafted.table");
-  const TableLayout layout = table_layout(kRing);
+  const TableLayout layout = RingGeometry(kRing).layout();
   struct Craft {
     const char* what;
     std::function<void(std::vector<unsigned char>&)> change;
@@ -443,11 +443,11 @@ TEST_CASE(
   // The attack: map the file writable and shared, and change it under a reader that already
   // holds it. The page cache changes at once; the file's size and times need not move.
   const Ring ring{9, 4};  // several blocks, so that some are read only after the change
-  const Table truth(RingTable::solve(ring));
+  const Table truth(RingTable::solve(RingGeometry::of(ring), {}));
   TempFolder folder;
   const std::string path = folder.file("nine.table");
   save_table(*truth.classes(), path);
-  const TableLayout layout = table_layout(ring);
+  const TableLayout layout = RingGeometry(ring).layout();
   REQUIRE(layout.blocks >= 4);
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   REQUIRE(fd >= 0);
@@ -459,7 +459,7 @@ TEST_CASE(
   for (std::uint64_t at = 0; at < layout.file_bytes; at += 4096)
     bytes[at] = bytes[at];
 
-  const Table table(load_table(path, ring, checked_reading()));
+  const Table table(load_table(path, RingGeometry::of(ring), checked_reading()));
   const Board early = Board::from_code(1, ring);
   CHECK(table.value(early) == truth.value(early));
   // Then every value and every index word rewritten in place.
@@ -492,11 +492,11 @@ TEST_CASE(
 TEST_CASE("a table cut short while in use answers from what it checked, or refuses",
           "[table-file][hostile]") {
   const Ring ring{9, 4};
-  const Table truth(RingTable::solve(ring));
+  const Table truth(RingTable::solve(RingGeometry::of(ring), {}));
   TempFolder folder;
   const std::string path = folder.file("nine.table");
   save_table(*truth.classes(), path);
-  const Table table(load_table(path, ring, checked_reading()));
+  const Table table(load_table(path, RingGeometry::of(ring), checked_reading()));
   const Board early = Board::from_code(1, ring);
   CHECK(table.value(early) == truth.value(early));
   fs::resize_file(path, 2 * TableLayout::kBlockBytes);
@@ -521,14 +521,14 @@ TEST_CASE(
     "at once",
     "[table-file]") {
   const Ring ring{10, 4};
-  const Table truth(RingTable::solve(ring));
+  const Table truth(RingTable::solve(RingGeometry::of(ring), {}));
   TempFolder folder;
   const std::string path = folder.file("ten.table");
   save_table(*truth.classes(), path);
-  REQUIRE(table_layout(ring).blocks > 16);
+  REQUIRE(RingGeometry(ring).layout().blocks > 16);
   TableReading reading = checked_reading();
   reading.cache_bytes = 4 * TableLayout::kBlockBytes;  // one set: every few look-ups evict
-  const Table table(load_table(path, ring, reading));
+  const Table table(load_table(path, RingGeometry::of(ring), reading));
   std::vector<std::thread> threads;
   std::atomic<std::uint64_t> wrong{0}, looked{0};
   for (int t = 0; t < 4; ++t) {

@@ -24,14 +24,20 @@ namespace {
 
 const Ring kRing{6, 4};
 
+// The geometry of kRing, which the files written here must outlive.
+const RingGeometry& geometry() {
+  static const RingGeometry shape(kRing);
+  return shape;
+}
+
 const RingTable& solved() {
-  static const auto table = RingTable::solve(kRing);
+  static const auto table = RingTable::solve(RingGeometry::of(kRing), {});
   return *table;
 }
 
 bool loads(const std::string& path) {
   try {
-    load_table(path, kRing, checked_reading());
+    load_table(path, RingGeometry::of(kRing), checked_reading());
     return true;
   } catch (const TableFileError& error) {
     INFO(error.what());
@@ -47,7 +53,7 @@ TEST_CASE("an interrupted write leaves no file that looks whole, and the old one
   const std::string path = folder.file("six.table");
   // What a write puts on disk: the header block, the two parts and the hashes (the padding
   // between the parts was reserved as zeros).
-  const TableLayout layout = table_layout(kRing);
+  const TableLayout layout = RingGeometry(kRing).layout();
   const std::uint64_t written =
       TableLayout::kBlockBytes + layout.lines_bytes + layout.values_bytes +
       (TableLayout::kGroupBytes + TableLayout::kHashBytes) * layout.blocks;
@@ -72,7 +78,7 @@ TEST_CASE("a table is written only to a regular file, checked before any work",
   TempFolder folder;
   const auto refused = [](const std::string& path) {
     try {
-      TableOutput output(path, kRing);
+      TableOutput output(path, geometry());
       return false;
     } catch (const TableFileError& error) {
       INFO(error.what());
@@ -157,10 +163,10 @@ TEST_CASE(
     "[table-file][hostile]") {
   TempFolder folder;
   const std::string path = folder.file("six.table");
-  TableOutput first(path, kRing);
+  TableOutput first(path, geometry());
   REQUIRE(fs::exists(first.temporary()));
   {
-    TableOutput second(path, kRing);
+    TableOutput second(path, geometry());
     CHECK(fs::exists(first.temporary()));  // not taken for a dead writer's
     CHECK(fs::exists(second.temporary()));
     second.commit(solved());
@@ -191,13 +197,13 @@ TEST_CASE(
   const auto sigint_before = handler(SIGINT);
   {
     TempFolder folder;
-    TableOutput output(folder.file("six.table"), kRing);
+    TableOutput output(folder.file("six.table"), geometry());
     CHECK(handler(SIGHUP) == SIG_IGN);
     CHECK(handler(SIGINT) != sigint_before);
     CHECK(handler(SIGTERM) != SIG_DFL);
     CHECK(handler(SIGTERM) != SIG_IGN);
     {
-      TableOutput another(folder.file("seven.table"), kRing);
+      TableOutput another(folder.file("seven.table"), geometry());
       CHECK(handler(SIGHUP) == SIG_IGN);
     }
     CHECK(handler(SIGTERM) != SIG_DFL);  // still one writer

@@ -48,7 +48,7 @@ std::vector<std::string> with_ring(std::vector<std::string> args) {
 }
 
 const Table& solved() {
-  static const Table table = Table::solve(kRing);
+  static const Table table = Table::solve(kRing, {});
   return table;
 }
 
@@ -97,19 +97,19 @@ TEST_CASE("crafted tables end analyze, starts and the player with one line, neve
           "[e2e][tables][hostile]") {
   TempFolder folder;
   const std::string path = folder.file("crafted.table");
-  const TableLayout layout = table_layout(kRing);
-  const TableSize size = table_size(kRing);
+  const RingGeometry size(kRing);
+  const TableLayout& layout = size.layout();
   struct Craft {
     const char* what;
     std::uint64_t from, count;
     unsigned char byte;
   };
   const std::vector<Craft> crafts = {
-      {"values zeroed", layout.values_offset, size.values_bytes, 0},
-      {"values 0x7f", layout.values_offset, size.values_bytes, 0x7f},
-      {"values 0x80", layout.values_offset, size.values_bytes, 0x80},
-      {"index zeroed", layout.lines_offset, size.index_bytes, 0},
-      {"index all ones", layout.lines_offset, size.index_bytes, 0xff},
+      {"values zeroed", layout.values_offset, size.values_bytes(), 0},
+      {"values 0x7f", layout.values_offset, size.values_bytes(), 0x7f},
+      {"values 0x80", layout.values_offset, size.values_bytes(), 0x80},
+      {"index zeroed", layout.lines_offset, size.index_bytes(), 0},
+      {"index all ones", layout.lines_offset, size.index_bytes(), 0xff},
   };
   std::ostringstream board;
   board << start();
@@ -159,7 +159,7 @@ namespace {
 const Ring kLargeRing{10, 4};
 
 const Table& large_solved() {
-  static const Table table = Table::solve(kLargeRing);
+  static const Table table = Table::solve(kLargeRing, {});
   return table;
 }
 
@@ -237,7 +237,7 @@ TEST_CASE("a table rewritten while a player reads it changes none of its moves",
   TempFolder folder;
   const std::string path = folder.file("ten.table");
   // Every value changed, and every hash made to match: only the change itself shows.
-  const TableLayout layout = table_layout(kLargeRing);
+  const TableLayout layout = RingGeometry(kLargeRing).layout();
   int refused = 0;
   for (const unsigned char flip : {std::uint8_t{0x01}, std::uint8_t{0x10}}) {
     INFO("values xor " << int{flip});
@@ -264,16 +264,16 @@ TEST_CASE("a table that lies consistently one move deep is refused by every comm
   const std::string clean = folder.file("clean.table");
   save_table(*solved().classes(), clean);
   save_table(*solved().classes(), path);
-  const TableLayout layout = table_layout(kRing);
+  const TableLayout layout = RingGeometry(kRing).layout();
   const Board& board = start();
   const int value = solved().value(board);
   rewrite(path, [&](std::vector<unsigned char>& bytes) {
     for (Pit pit : board.pits()) {
       if (!board.is_legal(pit)) continue;
       const MoveResult move = play(board, pit);
-      bytes[layout.values_offset + solved().classes()->class_of(board)] =
+      bytes[layout.values_offset + raw(solved().classes()->class_of(board))] =
           static_cast<unsigned char>(value + 2);
-      bytes[layout.values_offset + solved().classes()->class_of(move.after)] =
+      bytes[layout.values_offset + raw(solved().classes()->class_of(move.after))] =
           static_cast<unsigned char>(move.net() - (value + 2));
       return;
     }
@@ -434,7 +434,7 @@ TEST_CASE("the plain way and ioiwari's ring solver give every class of several r
                                                 std::to_string(ring.capacity), "--every-class"},
                                                "");
     REQUIRE(run.status == 0);
-    const Table table = Table::solve(ring);
+    const Table table = Table::solve(ring, {});
     std::istringstream lines(run.out);
     std::uint64_t code = 0, classes = 0;
     int value = 0;

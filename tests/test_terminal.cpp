@@ -24,7 +24,7 @@ std::string joined(std::string screen) {
 }
 
 Board board(std::vector<int> counts) {
-  return *Board::from_counts(counts);
+  return *Board::from_counts(counts, Ring::ioi());
 }
 
 struct Session {
@@ -76,9 +76,9 @@ TEST_CASE("prompt lines are read as pit numbers or command words", "[terminal]")
   };
   for (const Case& c : cases) {
     INFO(quoted(c.line));
-    CHECK(parse_command(c.line).kind == c.kind);
+    CHECK(parse_command(c.line, kPits).kind == c.kind);
   }
-  CHECK(parse_command(" 5 ").pit == *Pit::from_label(5, kPits));
+  CHECK(parse_command(" 5 ", kPits).pit == *Pit::from_label(5, kPits));
 }
 
 TEST_CASE("the board shows the ring, banks, turn and move number", "[terminal]") {
@@ -151,7 +151,8 @@ TEST_CASE("the game's prose wraps at word boundaries to the terminal's width", "
   // drawn for 80), no word is cut, and joined up again the prose is the same.
   std::map<int, std::string> screens;
   for (const int columns : {80, 60, 30}) {
-    PlayOptions options = options_for(*Board::from_counts(std::vector{5, 0, 0, 5, 5, 0, 0}));
+    PlayOptions options =
+        options_for(*Board::from_counts(std::vector{5, 0, 0, 5, 5, 0, 0}, Ring::ioi()));
     options.columns = columns;
     options.seed = 12345678901234567;
     const Session session = play("1\nhint\nquit\n", options);

@@ -39,7 +39,7 @@ BenchResult run_bench(int runs, bool negamax, Ring ring, const std::function<voi
   std::vector<double> millis, negamax_millis;
   for (int run = 0; run < runs; ++run) {
     std::optional<Table> table;
-    millis.push_back(time_ms([&] { table = Table::solve(ring); }));
+    millis.push_back(time_ms([&] { table = Table::solve(ring, {}); }));
     if (run == 0) {
       result.positions = table->positions();
       result.checksum = table->checksum();

@@ -33,7 +33,7 @@ struct Dialogue {
 };
 
 Dialogue game_dialogue(const Table& table) {
-  Match game(*Board::from_counts(kBenchStart));
+  Match game(*Board::from_counts(kBenchStart, Ring::ioi()));
   Dialogue dialogue;
   for (const int beads : kBenchStart)
     dialogue.input += std::to_string(beads) + ' ';

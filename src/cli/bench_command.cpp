@@ -43,7 +43,8 @@ int run_bench(Invocation& call) {
   // What a judge waits for: a whole game as a process of its own, start-up included, where the
   // game is the one ioiwari plays with no options.
   if (quick && !setup.named() && !call.environment.self_path.empty()) {
-    result.process = time_processes(call.environment.self_path, runs, Table::solve());
+    result.process =
+        time_processes(call.environment.self_path, runs, Table::solve(Ring::ioi(), {}));
     if (!result.process) {
       call.complain("'" + call.environment.self_path +
                     "' did not play a whole game as a child; no process figures");

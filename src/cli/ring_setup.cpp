@@ -56,8 +56,8 @@ std::string ring_options(Ring ring) {
 
 RingSetup::RingSetup(const Invocation& call) : call_(call) {
   const Parsed& parsed = call.parsed;
-  ring_.pits = option_number(call, "--pits", ring_.pits);
-  ring_.capacity = option_number(call, "--capacity", ring_.capacity);
+  ring_.pits = option_number(call, "--pits", Ring::ioi().pits);
+  ring_.capacity = option_number(call, "--capacity", Ring::ioi().capacity);
   if (!ring_.playable()) {
     throw UsageError(ring_options(ring_) + ": a ring holds at most " +
                      std::to_string(kMaxRingBeads) + " beads (pits times capacity), the most a " +
@@ -150,8 +150,13 @@ Board RingSetup::start(std::optional<std::uint64_t>& seed) const {
   return all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))];
 }
 
+const std::shared_ptr<const RingGeometry>& RingSetup::geometry() const {
+  if (!geometry_) geometry_ = RingGeometry::of(ring_);
+  return geometry_;
+}
+
 void RingSetup::check_memory() const {
-  const std::uint64_t needed = table_size(ring_).solve_bytes();
+  const std::uint64_t needed = solve_bytes(*geometry(), 1, SolveOptions{}.threads, kSolveBatch);
   const std::uint64_t have = call_.environment.memory_bytes;
   if (have == 0 || needed <= have) return;
   throw UsageError(ring_options(ring_) + ": solving this ring needs " + bytes_text(needed) +
@@ -160,14 +165,14 @@ void RingSetup::check_memory() const {
 
 const Table& RingSetup::table(int most_beads, bool quiet) {
   if (table_) return *table_;
-  if (file_) return table_.emplace(Table(load_table(*file_, ring_, table_reading(call_))));
+  if (file_) return table_.emplace(Table(load_table(*file_, geometry(), table_reading(call_))));
   check_memory();
   const std::string what =
       call_.parsed.command().name.empty() ? "solving" : std::string(call_.where()) + "solving";
   const SolveLine line(call_, what, quiet);
   SolveOptions options = line.options();
   options.most_beads = most_beads;
-  return table_.emplace(Table::solve(ring_, options));
+  return table_.emplace(Table::solve(geometry(), options));
 }
 
 TableForStart RingSetup::table_for_games() {

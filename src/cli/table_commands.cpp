@@ -5,30 +5,23 @@
 #include <ostream>
 
 #include "ioiwari/cli/commands.hpp"
+#include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/table_file.hpp"
 
 namespace ioiwari::cli {
 
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point begin) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-}
-
-}  // namespace
-
 int run_solve(Invocation& call) {
   RingSetup setup(call);
   setup.check_memory();
   // The file is prepared before the solve: a path that cannot take the table is refused now.
-  TableOutput output(*call.parsed.text("--out"), setup.ring());
+  TableOutput output(*call.parsed.text("--out"), *setup.geometry());
   const auto begin = std::chrono::steady_clock::now();
   std::shared_ptr<const RingTable> table;
   int threads = 0;
   {
     const SolveLine line(call, "solve", call.parsed.flag("--quiet"));
-    table = RingTable::solve(setup.ring(), line.options());
+    table = RingTable::solve(setup.geometry(), line.options());
     threads = line.threads();
   }
   const double seconds = seconds_since(begin);

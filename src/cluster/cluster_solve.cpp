@@ -22,6 +22,7 @@
 #include "cluster.hpp"
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/exit_code.hpp"
 #include "ioiwari/core/large_array.hpp"
@@ -40,10 +41,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kCountsPerProcess = 256;
 // The bytes process 0 receives at a time while it writes the table.
 constexpr std::uint64_t kGatherBytes = std::uint64_t{4} << 20;
-
-double seconds_since(Clock::time_point begin) {
-  return std::chrono::duration<double>(Clock::now() - begin).count();
-}
 
 // This process's peak resident memory, in bytes.
 std::uint64_t peak_bytes() {
@@ -69,15 +66,15 @@ struct Shares {
 // cut into pieces that the processes count in turn (piece i by process i mod P, so that each
 // counts pieces from all over the index), the counts are added up everywhere, and the shares are
 // cut at the pieces where the running count passes each P-th of the classes.
-Shares cut_shares(Ring ring, int processes, int me) {
-  const std::uint64_t lines = RingIndex(ring).lines();
+Shares cut_shares(const RingGeometry& geometry, int processes, int me) {
+  const std::uint64_t lines = geometry.lines();
   const std::uint64_t pieces = std::max<std::uint64_t>(
       1, std::min(lines, kCountsPerProcess * static_cast<std::uint64_t>(processes)));
   const auto bound = [&](std::uint64_t piece) { return lines * piece / pieces; };
   std::vector<std::uint64_t> counts(pieces, 0), totals(pieces, 0);
   for (std::uint64_t piece = static_cast<std::uint64_t>(me); piece < pieces;
        piece += static_cast<std::uint64_t>(processes)) {
-    counts[piece] = count_classes(ring, bound(piece), bound(piece + 1));
+    counts[piece] = count_classes(geometry, bound(piece), bound(piece + 1));
   }
   MPI_Allreduce(counts.data(), totals.data(), static_cast<int>(pieces), MPI_UINT64_T, MPI_SUM,
                 MPI_COMM_WORLD);
@@ -142,11 +139,12 @@ int run_solve(cli::Invocation& call) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   const cli::RingSetup setup(call);
   const Ring ring = setup.ring();
-  const TableSize size = table_size(ring);
+  const RingGeometry& geometry = *setup.geometry();
 
-  // Each process's memory: its share of the table, and its batches, on every machine of the job.
-  const std::uint64_t share = size.table_bytes() / static_cast<std::uint64_t>(processes);
-  const std::uint64_t needed = share + share / 10 + (std::uint64_t{64} << 20);
+  // Each process's memory, on every machine of the job: its share of the table, its batches
+  // and the exchange's buffers.
+  const std::uint64_t needed =
+      solve_bytes(geometry, processes, 1, MpiExchange::kBatch) + MpiExchange::buffer_bytes(ring);
   const std::uint64_t have = call.environment.memory_bytes;
   const bool fits = have == 0 || needed <= have;
   if (!fits) {
@@ -163,7 +161,7 @@ int run_solve(cli::Invocation& call) {
   std::optional<TableOutput> output;
   if (me == 0) {
     try {
-      output.emplace(*call.parsed.text("--out"), ring);
+      output.emplace(*call.parsed.text("--out"), geometry);
     } catch (const TableFileError& error) {
       call.complain(error.what());
     }
@@ -171,9 +169,10 @@ int run_solve(cli::Invocation& call) {
   if (!all_agree(me != 0 || output.has_value())) return to_int(ExitCode::bad_table);
 
   const auto begin = Clock::now();
-  const Shares shares = cut_shares(ring, processes, me);
+  const Shares shares = cut_shares(geometry, processes, me);
   const auto p = static_cast<std::size_t>(me);
-  RingPart part(ring);
+  RingPart part;
+  part.geometry = &geometry;
   part.first_line = shares.first_lines[p];
   part.end_line = shares.first_lines[p + 1];
   part.first_class = shares.first_classes[p];
@@ -183,15 +182,14 @@ int run_solve(cli::Invocation& call) {
 
   cli::SolveLine line(call, "solve", call.parsed.flag("--quiet") || me != 0);
   SolveOptions options = line.options();
-  options.threads = 1;
-  Pieces pieces(ring, part.first_line, part.end_line, 1);
-  mark_lines(ring, lines.data(), pieces, part.end_class - part.first_class, options);
-  count_lines(lines.data(), part.end_line - part.first_line, part.first_class);
+  options.threads = 1;  // the MPI exchange is called by one thread
+  LayeredSolve solve(geometry, part.first_line, part.end_line, options);
+  solve.index(lines.span(), part.first_class);
   part.lines = lines.data();
   part.values = values.data();
   const double indexed = seconds_since(begin);
   MpiExchange exchange(MPI_COMM_WORLD, part, shares.first_lines);
-  solve_layers(part, pieces, exchange, values.data(), nullptr, options);
+  solve.solve(part, exchange, values.span());
   const double solved = seconds_since(begin);
 
   // The table, in file order: every process's lines, then every process's values.

@@ -18,9 +18,16 @@ class MpiExchange final : public Exchange {
   // `first_lines` holds, for every process in `comm` and then the end, the first line it holds.
   MpiExchange(MPI_Comm comm, const RingPart& part, std::vector<std::uint64_t> first_lines);
 
-  int threads() const override { return 1; }
   // 16 times the local batch: a round of messages for every 16,384 classes of each process.
-  std::size_t batch() const override { return 16 * kSolveBatch; }
+  static constexpr std::size_t kBatch = 16 * kSolveBatch;
+  // The buffers of a round, at most: for each successor of a batch of `ring`, a position out and
+  // one in (8 bytes each), an answer and a reply (1 each) and its slot (4).
+  static std::uint64_t buffer_bytes(Ring ring) {
+    return kBatch * static_cast<std::uint64_t>(ring.pits) * (8 + 8 + 1 + 1 + 4);
+  }
+
+  bool concurrent() const override { return false; }
+  std::size_t batch() const override { return kBatch; }
   // The most batches any process has for the layer.
   std::uint64_t rounds(int layer, std::uint64_t batches) override;
   // One round: every process sends each position to the process that holds it, answers what it

@@ -163,7 +163,7 @@ std::uint64_t count_starts(Ring ring, const StartRule& rule) {
 }
 
 std::vector<Board> ioi_starts() {
-  return starts(Ring{}, StartRule{});
+  return starts(Ring::ioi(), StartRule::ioi());
 }
 
 std::ostream& operator<<(std::ostream& out, const Board& board) {

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   std::vector<Board::Code> classes;
   for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
     if (canonical[code] != kCodeCount) continue;
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     for (int steps = 0; steps < kPits; ++steps)
       canonical[board.rotated(steps).code()] = code;
     classes.push_back(code);
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   std::vector<std::uint16_t> number(kCodeCount);
   std::vector<Board::Code> numbered(classes.size());
   for (Board::Code code : classes) {
-    const int n = next[static_cast<std::size_t>(Board::from_code(code).total())]++;
+    const int n = next[static_cast<std::size_t>(Board::from_code(code, Ring::ioi()).total())]++;
     number[code] = static_cast<std::uint16_t>(n);
     numbered[static_cast<std::size_t>(n)] = code;
   }
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<std::uint16_t> after;
   std::vector<std::int8_t> net;
   for (Board::Code code : numbered) {
-    const Board board = Board::from_code(code);
+    const Board board = Board::from_code(code, Ring::ioi());
     for (Pit pit : board.pits()) {
       if (!board.is_legal(pit)) {
         after.push_back(0);
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "// Written by class_index_gen when ioiwari was built; see include/ioiwari/"
+      "// Written by class_index_gen when ioiwari was built; see include/ioiwari/core/"
       "class_index.hpp.\n#include \"ioiwari/core/class_index.hpp\"\n\nnamespace "
       "ioiwari::ioi_classes "
       "{\n");

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
+#include <limits>
 #include <thread>
 #include <utility>
 
@@ -24,6 +26,9 @@ constexpr std::size_t kAhead = 16;
 // Pieces per thread: enough that a thread left with the last, largest piece of a layer waits
 // little, few enough that finding each piece's first necklace again for every layer costs little.
 constexpr std::uint64_t kPiecesPerThread = 4096;
+
+// No class found wrong, in a check.
+constexpr std::uint64_t kNoneWrong = std::numeric_limits<std::uint64_t>::max();
 
 // The beads of a packed board: its nibbles added in pairs into bytes, then the bytes by one
 // multiplication (at most 16 * 9 = 144, which a byte holds).
@@ -182,11 +187,11 @@ class Batch {
         exchange_(exchange),
         write_(write),
         wrong_(wrong),
-        expand_(expander(part.index.ring().pits)),
+        expand_(expander(part.index().ring().pits)),
         classes_(exchange.batch()),
         moves_(classes_.size()),
         own_(classes_.size()),
-        successors_(classes_.size() * static_cast<std::size_t>(part.index.ring().pits)),
+        successors_(classes_.size() * static_cast<std::size_t>(part.index().ring().pits)),
         nets_(successors_.size()),
         values_(successors_.size()) {}
 
@@ -197,7 +202,7 @@ class Batch {
   // Solves the classes added since the last call, with one call of the exchange.
   void solve() {
     const std::size_t successors =
-        expand_(part_.index, part_.index.ring().capacity, classes_.data(), count_,
+        expand_(part_.index(), part_.index().ring().capacity, classes_.data(), count_,
                 {moves_.data(), own_.data(), nets_.data(), successors_.data()});
     exchange_.values(std::span(successors_).first(successors),
                      std::span(values_).first(successors));
@@ -241,24 +246,25 @@ void report_last(const SolveOptions& options, SolveProgress& progress, std::uint
   options.progress(progress);
 }
 
-// Calls on_board(piece, packed) for every canonical board of every piece, the pieces shared among
-// the solve's threads, and counts the boards by layer into `pieces`.
+// Calls on_board(packed) for every canonical board of every piece, the pieces shared among
+// `threads` threads, and counts the boards by layer into `pieces`.
 template <class OnBoard>
-void survey(Ring ring, Pieces& pieces, std::uint64_t expected, const SolveOptions& options,
+void survey(const RingGeometry& geometry, Pieces& pieces, int threads, const SolveOptions& options,
             OnBoard&& on_board) {
-  const RingIndex index(ring);
+  const Ring ring = geometry.ring();
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> done{0};
   SolveProgress progress;
   progress.layer = -1;
   progress.layers = ring.max_beads() + 1;
-  progress.classes = expected;
-  on_threads(solve_threads(options), [&](int thread) {
+  progress.classes = geometry.classes();
+  on_threads(threads, [&](int thread) {
     for (std::size_t p = next++; p < pieces.size(); p = next++) {
-      const BoardRange range = boards_of(index, pieces.first_line(p), pieces.end_line(p));
+      const BoardRange range =
+          boards_of(geometry.index(), pieces.first_line(p), pieces.end_line(p));
       std::uint64_t found = 0;
       for_each_necklace(ring.pits, ring.capacity, -1, range.from, range.to, [&](Packed packed) {
-        on_board(index, packed);
+        on_board(packed);
         ++pieces.classes(p, beads_of(packed));
         ++found;
       });
@@ -272,15 +278,31 @@ void survey(Ring ring, Pieces& pieces, std::uint64_t expected, const SolveOption
   report_last(options, progress, done.load());
 }
 
-}  // namespace
-
+// The threads a solve with `options` uses: options.threads, or one per core.
 int solve_threads(const SolveOptions& options) {
   if (options.threads > 0) return options.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-Pieces::Pieces(Ring ring, std::uint64_t first_line, std::uint64_t end_line, int threads)
-    : layers_(ring.max_beads() + 1) {
+// Writes the counts of `count` marked lines: each line's first rank, from `first_class` on, and
+// the bits before each of its words. Returns the classes they mark.
+std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class) {
+  std::uint64_t rank = first_class;
+  for (std::uint64_t l = 0; l < count; ++l) {
+    std::uint64_t* line = lines + kLineWords * l;
+    line[0] = rank;
+    line[1] = line_counts(line);
+    for (int word = 0; word < 6; ++word)
+      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return rank - first_class;
+}
+
+}  // namespace
+
+Pieces::Pieces(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
+               int threads)
+    : layers_(geometry.ring().max_beads() + 1) {
   const std::uint64_t lines = end_line - first_line;
   const std::uint64_t pieces = std::max<std::uint64_t>(
       1, std::min(lines, kPiecesPerThread * static_cast<std::uint64_t>(threads)));
@@ -304,37 +326,13 @@ std::uint64_t Pieces::total() const {
   return sum;
 }
 
-std::uint64_t count_classes(Ring ring, std::uint64_t first_line, std::uint64_t end_line) {
-  const RingIndex index(ring);
-  const BoardRange range = boards_of(index, first_line, end_line);
+std::uint64_t count_classes(const RingGeometry& geometry, std::uint64_t first_line,
+                            std::uint64_t end_line) {
+  const Ring ring = geometry.ring();
+  const BoardRange range = boards_of(geometry.index(), first_line, end_line);
   std::uint64_t count = 0;
   for_each_necklace(ring.pits, ring.capacity, -1, range.from, range.to, [&](Packed) { ++count; });
   return count;
-}
-
-std::uint64_t mark_lines(Ring ring, std::uint64_t* lines, Pieces& pieces, std::uint64_t expected,
-                         const SolveOptions& options) {
-  const std::uint64_t first = pieces.first_line(0) * kLinePositions;
-  // Each piece's lines are its own: no two threads write one word.
-  survey(ring, pieces, expected, options, [&](const RingIndex& index, Packed packed) {
-    const std::uint64_t position = index.position(packed) - first;
-    lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
-        std::uint64_t{1} << (position % 64);
-  });
-  return pieces.total();
-}
-
-std::uint64_t find_unmarked(Ring ring, const std::uint64_t* lines, Pieces& pieces,
-                            std::uint64_t expected, const SolveOptions& options) {
-  const std::uint64_t first = pieces.first_line(0) * kLinePositions;
-  std::atomic<std::uint64_t> unmarked{kNoneUnmarked};
-  survey(ring, pieces, expected, options, [&](const RingIndex& index, Packed packed) {
-    if (!marked(lines, index.position(packed) - first)) {
-      std::uint64_t none = kNoneUnmarked;
-      unmarked.compare_exchange_strong(none, code_of(packed, ring.base()));
-    }
-  });
-  return unmarked.load();
 }
 
 std::uint64_t line_counts(const std::uint64_t* line) {
@@ -344,18 +342,6 @@ std::uint64_t line_counts(const std::uint64_t* line) {
     before += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
   }
   return counts;
-}
-
-std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class) {
-  std::uint64_t rank = first_class;
-  for (std::uint64_t l = 0; l < count; ++l) {
-    std::uint64_t* line = lines + kLineWords * l;
-    line[0] = rank;
-    line[1] = line_counts(line);
-    for (int word = 0; word < 6; ++word)
-      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
-  }
-  return rank - first_class;
 }
 
 void look_up(const RingPart& part, std::span<std::uint64_t> positions,
@@ -370,11 +356,76 @@ void look_up(const RingPart& part, std::span<std::uint64_t> positions,
   }
 }
 
-void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange,
-                  std::int8_t* write, std::atomic<std::uint64_t>* wrong,
-                  const SolveOptions& options) {
-  const Ring ring = part.index.ring();
-  const int threads = exchange.threads();
+std::uint64_t solve_bytes(const RingGeometry& geometry, int processes, int threads,
+                          std::size_t batch) {
+  const auto each = static_cast<std::uint64_t>(processes);
+  SolveOptions options;
+  options.threads = threads;
+  const auto workers = static_cast<std::uint64_t>(solve_threads(options));
+  // A class of a batch: its board, its moves' count and its own rank; each of its moves (at most
+  // kMaxPits): a successor's position, its net and its value.
+  const std::uint64_t per_class = 8 + 1 + 8 + static_cast<std::uint64_t>(kMaxPits) * (8 + 1 + 1);
+  const std::uint64_t pieces = std::min(geometry.lines() / each + 1, kPiecesPerThread * workers);
+  return geometry.table_bytes() / each + workers * batch * per_class +
+         pieces * static_cast<std::uint64_t>(geometry.ring().max_beads() + 1) * 8;
+}
+
+LayeredSolve::LayeredSolve(const RingGeometry& geometry, std::uint64_t first_line,
+                           std::uint64_t end_line, SolveOptions options)
+    : geometry_(geometry),
+      options_(std::move(options)),
+      threads_(solve_threads(options_)),
+      pieces_(geometry, first_line, end_line, threads_) {}
+
+std::uint64_t LayeredSolve::index(std::span<std::uint64_t> lines, std::uint64_t first_class) {
+  const std::uint64_t first = pieces_.first_line(0) * kLinePositions;
+  const RingIndex& index = geometry_.index();
+  // Each piece's lines are its own: no two threads write one word.
+  survey(geometry_, pieces_, threads_, options_, [&](Packed packed) {
+    const std::uint64_t position = index.position(packed) - first;
+    lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
+        std::uint64_t{1} << (position % 64);
+  });
+  indexed_ = true;
+  return count_lines(lines.data(), lines.size() / kLineWords, first_class);
+}
+
+std::optional<Board::Code> LayeredSolve::check_index(std::span<const std::uint64_t> lines) {
+  const std::uint64_t first = pieces_.first_line(0) * kLinePositions;
+  const RingIndex& index = geometry_.index();
+  const int base = geometry_.ring().base();
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> unmarked{kNone};
+  survey(geometry_, pieces_, threads_, options_, [&](Packed packed) {
+    if (!marked(lines.data(), index.position(packed) - first)) {
+      std::uint64_t none = kNone;
+      unmarked.compare_exchange_strong(none, code_of(packed, base));
+    }
+  });
+  indexed_ = true;
+  if (unmarked.load() == kNone) return std::nullopt;
+  return unmarked.load();
+}
+
+void LayeredSolve::solve(const RingPart& part, Exchange& exchange, std::span<std::int8_t> values) {
+  assert(values.size() == part.end_class - part.first_class);
+  layers(part, exchange, values.data(), nullptr);
+}
+
+std::optional<Rank> LayeredSolve::check(const RingPart& part, Exchange& exchange) {
+  std::atomic<std::uint64_t> wrong{kNoneWrong};
+  layers(part, exchange, nullptr, &wrong);
+  if (wrong.load() == kNoneWrong) return std::nullopt;
+  return Rank{wrong.load()};
+}
+
+void LayeredSolve::layers(const RingPart& part, Exchange& exchange, std::int8_t* write,
+                          std::atomic<std::uint64_t>* wrong) {
+  assert(indexed_ && (threads_ == 1 || exchange.concurrent()));
+  const Ring ring = geometry_.ring();
+  const Pieces& pieces = pieces_;
+  const SolveOptions& options = options_;
+  const int threads = threads_;
   // Every thread's batch, made before any thread starts, so that no thread can fail to make it.
   std::vector<Batch> batches;
   batches.reserve(static_cast<std::size_t>(threads));
@@ -399,7 +450,8 @@ void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange
       for (std::size_t p = next++; p < pieces.size(); p = next++) {
         const std::uint64_t here = pieces.classes(p, layer);
         if (here == 0) continue;
-        const BoardRange range = boards_of(part.index, pieces.first_line(p), pieces.end_line(p));
+        const BoardRange range =
+            boards_of(geometry_.index(), pieces.first_line(p), pieces.end_line(p));
         for_each_necklace(ring.pits, ring.capacity, layer, range.from, range.to,
                           [&](Packed packed) {
                             batch.add(packed);

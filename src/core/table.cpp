@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ioiwari/core/class_index.hpp"
+#include "negamax/fnv.hpp"
 
 namespace ioiwari {
 
@@ -33,7 +34,16 @@ void solve_classes(std::size_t count, std::int8_t* values) {
 }  // namespace
 
 Table Table::solve(Ring ring, const SolveOptions& options) {
-  if (!built_in(ring)) return Table(RingTable::solve(ring, options));
+  if (built_in(ring)) return solve_built_in(options);
+  return Table(RingTable::solve(RingGeometry::of(ring), options));
+}
+
+Table Table::solve(std::shared_ptr<const RingGeometry> geometry, const SolveOptions& options) {
+  if (built_in(geometry->ring())) return solve_built_in(options);
+  return Table(RingTable::solve(std::move(geometry), options));
+}
+
+Table Table::solve_built_in(const SolveOptions& options) {
   // Class by class in the index's order, which is by bead count: a move always takes at least
   // one bead off the board, so every successor's class is solved before it is needed, and the
   // memoized negamax runs without recursion. Only the classes of up to `most_beads` beads are
@@ -41,6 +51,7 @@ Table Table::solve(Ring ring, const SolveOptions& options) {
   // a second, started for the millisecond this takes, costs a whole game more than it saves.)
   const int most = std::clamp(options.most_beads, 0, kMaxBeads);
   Table table;
+  table.ring_ = Ring::ioi();
   table.solved_beads_ = most;
   table.positions_ =
       static_cast<std::size_t>(ioi_classes::kFirst[static_cast<std::size_t>(most) + 1]);
@@ -98,19 +109,22 @@ void Table::inconsistent(const Board& board, int value_here, int best) const {
 }
 
 std::uint64_t Table::checksum() const {
-  if (classes_) return classes_->checksum();
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
-  const auto mix = [&](std::uint8_t byte) {
-    hash ^= byte;
-    hash *= 0x100000001b3ULL;
-  };
-  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount); ++code) {
-    const Board board = Board::from_code(code);
-    mix(static_cast<std::uint8_t>(value(board)));
-    const auto best = best_move(board);
-    mix(best ? static_cast<std::uint8_t>(best->index()) : std::uint8_t{0xff});
+  assert(solved_beads_ >= ring_.max_beads());
+  negamax::Fnv1a hash;
+  if (classes_) {
+    // A ring table's ranks are in the order of the canonical codes (ring_index.hpp).
+    for (std::uint64_t rank = 0; rank < classes_->classes(); ++rank)
+      hash.add(static_cast<std::uint8_t>(classes_->value_of(Rank{rank})));
+    return hash.value();
   }
-  return hash;
+  // The IOI table's classes are numbered by bead count (class_index.hpp): its canonical codes
+  // are the codes that are their class's smallest.
+  const Ring ring = Ring::ioi();
+  for (Board::Code code = 0; code < ring.code_count(); ++code) {
+    const Board board = Board::from_code(code, ring);
+    if (board.canonical() == board) hash.add(static_cast<std::uint8_t>(value(board)));
+  }
+  return hash.value();
 }
 
 }  // namespace ioiwari

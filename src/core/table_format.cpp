@@ -4,8 +4,6 @@
 #include <array>
 #include <cstring>
 
-#include "ioiwari/core/ring_table.hpp"
-
 namespace ioiwari {
 
 namespace {
@@ -46,26 +44,9 @@ T get(std::span<const unsigned char> block, std::size_t at) {
 
 }  // namespace
 
-TableLayout table_layout(Ring ring) {
-  const TableSize size = table_size(ring);
-  TableLayout layout;
-  layout.classes = size.classes;
-  layout.lines_offset = kBlock;
-  layout.lines_bytes = size.index_bytes;
-  layout.values_offset = round_up(layout.lines_offset + layout.lines_bytes, kBlock);
-  layout.values_bytes = size.values_bytes;
-  layout.page_hashes_offset = round_up(layout.values_offset + layout.values_bytes, kBlock);
-  layout.blocks = (layout.page_hashes_offset - kBlock) / kBlock;
-  layout.block_hashes_offset = layout.page_hashes_offset + TableLayout::kGroupBytes * layout.blocks;
-  layout.top_hashes_offset = layout.block_hashes_offset + TableLayout::kHashBytes * layout.blocks;
-  layout.hash_pages =
-      (layout.blocks + TableLayout::kHashesPerPage - 1) / TableLayout::kHashesPerPage;
-  layout.file_bytes = layout.top_hashes_offset + TableLayout::kHashBytes * layout.hash_pages;
-  return layout;
-}
-
-TableHeader TableHeader::of(Ring ring, const Digest& root) {
-  const TableLayout layout = table_layout(ring);
+TableHeader TableHeader::of(const RingGeometry& geometry, const Digest& root) {
+  const TableLayout& layout = geometry.layout();
+  const Ring ring = geometry.ring();
   TableHeader header;
   header.pits = static_cast<std::uint32_t>(ring.pits);
   header.capacity = static_cast<std::uint32_t>(ring.capacity);
@@ -139,8 +120,8 @@ Digest TableHeader::hash_of(std::span<const unsigned char> block) {
   return hash.finish();
 }
 
-bool TableHeader::fits(Ring ring) const {
-  const TableHeader expected = of(ring, root);
+bool TableHeader::fits(const RingGeometry& geometry) const {
+  const TableHeader expected = of(geometry, root);
   return version == expected.version && byte_order == expected.byte_order &&
          pits == expected.pits && capacity == expected.capacity && classes == expected.classes &&
          block_bytes == expected.block_bytes && blocks == expected.blocks &&

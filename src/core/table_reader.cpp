@@ -43,15 +43,17 @@ class TableFile final : public TableStorage {
 
   // Opens `path` and checks everything but the blocks: see load_table(). `expected` is the
   // command's ring (none for verify), `trust` whether a ring with no known root is accepted.
-  TableFile(std::string path, const Ring* expected, const RootBook& roots, bool trust);
+  TableFile(std::string path, std::shared_ptr<const RingGeometry> expected, const RootBook& roots,
+            bool trust);
   ~TableFile() override {
     if (fd_ >= 0) ::close(fd_);
   }
   TableFile(const TableFile&) = delete;
   TableFile& operator=(const TableFile&) = delete;
 
-  Ring ring() const { return ring_; }
-  const TableLayout& layout() const { return layout_; }
+  Ring ring() const { return geometry_->ring(); }
+  const std::shared_ptr<const RingGeometry>& geometry() const { return geometry_; }
+  const TableLayout& layout() const { return geometry_->layout(); }
   const Digest& root() const { return root_; }
   bool root_known() const { return root_known_; }
   std::uint64_t size() const { return static_cast<std::uint64_t>(status_.st_size); }
@@ -59,15 +61,15 @@ class TableFile final : public TableStorage {
   // Look-ups read through a cache of up to `bytes` of checked blocks.
   void cache(std::uint64_t bytes) {
     cache_ = std::make_unique<BlockCache>(
-        layout_.blocks, kBlock, kPage, kHash, bytes,
+        layout().blocks, kBlock, kPage, kHash, bytes,
         [this](std::uint64_t block, unsigned char* into) { read_group(block, into); },
         [this](std::uint64_t block, std::size_t page, const unsigned char* hash,
                unsigned char* into) { read_page(block, page, hash, into); });
   }
 
   void index_words(std::uint64_t first, std::size_t count, std::uint64_t* out) const override {
-    if (first + count > layout_.lines_bytes / 8) damaged("a look-up reaches past the index");
-    std::uint64_t offset = layout_.lines_offset + 8 * first;
+    if (first + count > layout().lines_bytes / 8) damaged("a look-up reaches past the index");
+    std::uint64_t offset = layout().lines_offset + 8 * first;
     while (count > 0) {
       const std::uint64_t block = TableLayout::block_of(offset);
       const std::uint64_t in_block = offset - TableLayout::block_offset(block);
@@ -80,9 +82,9 @@ class TableFile final : public TableStorage {
     }
   }
 
-  std::int8_t value_byte(std::uint64_t rank) const override {
-    if (rank >= layout_.values_bytes) damaged("a look-up reaches past the values");
-    const std::uint64_t offset = layout_.values_offset + rank;
+  std::int8_t value_byte(Rank rank) const override {
+    if (raw(rank) >= layout().values_bytes) damaged("a look-up reaches past the values");
+    const std::uint64_t offset = layout().values_offset + raw(rank);
     const std::uint64_t block = TableLayout::block_of(offset);
     const std::uint64_t in_block = offset - TableLayout::block_offset(block);
     std::uint64_t word;
@@ -104,8 +106,8 @@ class TableFile final : public TableStorage {
       const std::lock_guard lock(hash_pages_lock_);
       if (!hash_pages_checked_[page].load(std::memory_order_relaxed)) {
         // No reader looks at these bytes before the page is marked checked.
-        const std::uint64_t bytes = std::min(kPage, kHash * layout_.blocks - kPage * page);
-        const std::uint64_t offset = layout_.block_hashes_offset + kPage * page;
+        const std::uint64_t bytes = std::min(kPage, kHash * layout().blocks - kPage * page);
+        const std::uint64_t offset = layout().block_hashes_offset + kPage * page;
         read_at(offset, {first, static_cast<std::size_t>(bytes)});
         const Digest digest = sha256({first, static_cast<std::size_t>(bytes)});
         if (std::memcmp(digest.data(), top_hashes_.data() + kHash * page, kHash) != 0) {
@@ -123,7 +125,7 @@ class TableFile final : public TableStorage {
   // Reads the page hashes of block `block` into `into` (kGroupBytes) and checks them against
   // the block's hash.
   void read_group(std::uint64_t block, unsigned char* into) const {
-    const std::uint64_t offset = layout_.page_hashes_offset + kGroup * block;
+    const std::uint64_t offset = layout().page_hashes_offset + kGroup * block;
     read_at(offset, {into, static_cast<std::size_t>(kGroup)});
     const Digest digest = block_hash({into, static_cast<std::size_t>(kGroup)});
     if (std::memcmp(digest.data(), block_hash_at(block), kHash) != 0) {
@@ -183,14 +185,13 @@ class TableFile final : public TableStorage {
       offset += static_cast<std::uint64_t>(got);
     }
   }
-  void open(const Ring* expected, const RootBook& roots, bool trust);
+  void open(std::shared_ptr<const RingGeometry> expected, const RootBook& roots, bool trust);
 
   std::string path_, name_;
   int fd_ = -1;
   struct stat status_ {};
-  Ring ring_;
-  TableLayout layout_;
-  std::vector<unsigned char> top_hashes_;  // a copy, checked against the root
+  std::shared_ptr<const RingGeometry> geometry_;  // the ring's, once its header is checked
+  std::vector<unsigned char> top_hashes_;         // a copy, checked against the root
   // A copy of the block hashes, a page of them read and checked against its top hash when a
   // look-up first needs one of them.
   std::unique_ptr<unsigned char[]> block_hashes_;
@@ -201,12 +202,14 @@ class TableFile final : public TableStorage {
   std::unique_ptr<BlockCache> cache_;
 };
 
-TableFile::TableFile(std::string path, const Ring* expected, const RootBook& roots, bool trust)
+TableFile::TableFile(std::string path, std::shared_ptr<const RingGeometry> expected,
+                     const RootBook& roots, bool trust)
     : path_(std::move(path)), name_("table " + quoted_path(path_)) {
-  open(expected, roots, trust);
+  open(std::move(expected), roots, trust);
 }
 
-void TableFile::open(const Ring* expected, const RootBook& roots, bool trust) {
+void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBook& roots,
+                     bool trust) {
   // A table is a regular file: anything else is refused before it is opened, so that a FIFO
   // with no writer cannot make the command wait, and a device is never read.
   struct stat named {};
@@ -258,48 +261,48 @@ void TableFile::open(const Ring* expected, const RootBook& roots, bool trust) {
   if (TableHeader::hash_of(block) != header.header_hash) {
     refuse(Kind::checksum, " is damaged: its header fails its hash");
   }
-  ring_ = Ring{static_cast<int>(std::min<std::uint32_t>(header.pits, 1000)),
-               static_cast<int>(std::min<std::uint32_t>(header.capacity, 1000))};
-  if (header.pits > kMaxPits || header.capacity > kMaxCapacity || !ring_.playable()) {
+  const Ring ring{static_cast<int>(std::min<std::uint32_t>(header.pits, 1000)),
+                  static_cast<int>(std::min<std::uint32_t>(header.capacity, 1000))};
+  if (header.pits > kMaxPits || header.capacity > kMaxCapacity || !ring.playable()) {
     refuse(Kind::not_a_table, " names no ring ioiwari plays: " + std::to_string(header.pits) +
                                   " pits, capacity " + std::to_string(header.capacity));
   }
-  if (expected != nullptr && ring_ != *expected) {
-    refuse(Kind::other_rules,
-           " is a table of " + ring_.describe() + "; the command plays " + expected->describe());
+  if (expected != nullptr && ring != expected->ring()) {
+    refuse(Kind::other_rules, " is a table of " + ring.describe() + "; the command plays " +
+                                  expected->ring().describe());
   }
-  layout_ = table_layout(ring_);
-  if (!header.fits(ring_)) {
-    refuse(Kind::not_a_table, " has a layout that fits no table of " + ring_.describe());
+  geometry_ = expected != nullptr ? std::move(expected) : RingGeometry::of(ring);
+  if (!header.fits(*geometry_)) {
+    refuse(Kind::not_a_table, " has a layout that fits no table of " + ring.describe());
   }
   if (!TableHeader::zero_where_zero(block)) damaged("its header's padding is not zero");
-  if (size < layout_.file_bytes) {
+  if (size < layout().file_bytes) {
     refuse(Kind::truncated, " is truncated: " + std::to_string(size) + " bytes of " +
-                                std::to_string(layout_.file_bytes));
+                                std::to_string(layout().file_bytes));
   }
-  if (size > layout_.file_bytes) {
+  if (size > layout().file_bytes) {
     refuse(Kind::not_a_table,
-           " has " + std::to_string(size - layout_.file_bytes) + " bytes after its table");
+           " has " + std::to_string(size - layout().file_bytes) + " bytes after its table");
   }
   // The top hashes now; the pages of block hashes as look-ups need them (block_hash_at()).
-  top_hashes_.resize(static_cast<std::size_t>(kHash * layout_.hash_pages));
-  read_at(layout_.top_hashes_offset, top_hashes_);
+  top_hashes_.resize(static_cast<std::size_t>(kHash * layout().hash_pages));
+  read_at(layout().top_hashes_offset, top_hashes_);
   root_ = table_root(top_hashes_);
   if (root_ != header.root) {
     changed_since_open("its top hashes changed");
     refuse(Kind::checksum, " is damaged: its top hashes fail the root in its header");
   }
-  block_hashes_.reset(new unsigned char[static_cast<std::size_t>(kHash * layout_.blocks)]);
+  block_hashes_.reset(new unsigned char[static_cast<std::size_t>(kHash * layout().blocks)]);
   hash_pages_checked_ =
-      std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(layout_.hash_pages));
-  const std::optional<Digest> known = roots.root(ring_);
+      std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(layout().hash_pages));
+  const std::optional<Digest> known = roots.root(ring);
   root_known_ = known.has_value();
   if (known && *known != root_) {
-    refuse(Kind::wrong_root, " is not the true table of " + ring_.describe() + ": its root is " +
+    refuse(Kind::wrong_root, " is not the true table of " + ring.describe() + ": its root is " +
                                  hex(root_) + ", the ring's is " + hex(*known));
   }
   if (!known && !trust) {
-    refuse(Kind::unknown_root, " is a table of " + ring_.describe() +
+    refuse(Kind::unknown_root, " is a table of " + ring.describe() +
                                    ", whose true root this ioiwari does not know; check it with "
                                    "'ioiwari verify', then give --trust-table to use it");
   }
@@ -314,11 +317,14 @@ struct WholeTable {
 
 }  // namespace
 
-std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring,
+std::shared_ptr<const RingTable> load_table(const std::string& path,
+                                            std::shared_ptr<const RingGeometry> geometry,
                                             const TableReading& reading) {
-  auto file = std::make_shared<TableFile>(path, &ring, reading.roots, reading.trust_unknown_root);
+  auto file = std::make_shared<TableFile>(path, std::move(geometry), reading.roots,
+                                          reading.trust_unknown_root);
   file->cache(reading.cache_bytes);
-  return RingTable::over(ring, std::move(file));
+  auto shape = file->geometry();
+  return RingTable::over(std::move(shape), std::move(file));
 }
 
 TableCheck verify_table(const std::string& path, const SolveOptions& options,
@@ -357,8 +363,8 @@ TableCheck verify_table(const std::string& path, const SolveOptions& options,
       file->damaged("the padding after byte " + std::to_string(at) + " is not zero");
     }
   }
-  const auto table =
-      RingTable::in_memory(file->ring(), whole->lines.span(), whole->values.span(), whole, file);
+  const auto table = RingTable::in_memory(file->geometry(), whole->lines.span(),
+                                          whole->values.span(), whole, file);
   table->verify(options);
   return {file->ring(),  layout.classes, file->size(),
           layout.blocks, file->root(),   file->root_known()};

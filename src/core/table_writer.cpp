@@ -112,8 +112,8 @@ void remove_dead_temporaries(int directory, const std::string& base) {
 
 }  // namespace
 
-TableOutput::TableOutput(const std::string& path, Ring ring)
-    : ring_(ring), layout_(table_layout(ring)), digest_(layout_) {
+TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry)
+    : geometry_(geometry), digest_(geometry.layout()) {
   if (path.empty()) unwritable(path, "no file name");
   target_ = resolve_target(path);
   const auto slash = target_.rfind('/');
@@ -146,14 +146,15 @@ TableOutput::TableOutput(const std::string& path, Ring ring)
       slot_ = remember_temporary(temporary_);
     }
     // Room for the whole file, taken now: a full file system shows before the solve, not after.
-    const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(layout_.file_bytes));
+    const int reserved =
+        ::posix_fallocate(fd_, 0, static_cast<off_t>(geometry_.layout().file_bytes));
     if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
       struct statvfs space {};
       const std::string free_space =
           ::fstatvfs(fd_, &space) == 0
               ? size_text(static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize)
               : "less";
-      unwritable(path, "the table needs " + size_text(layout_.file_bytes) + " and " +
+      unwritable(path, "the table needs " + size_text(geometry_.layout().file_bytes) + " and " +
                            quoted_path(folder) + " has " + free_space + " free");
     }
     if (reserved != 0) unwritable(path, std::strerror(reserved));
@@ -220,15 +221,16 @@ void TableOutput::append(std::span<const unsigned char> bytes) {
 void TableOutput::commit(std::uint64_t classes) {
   if (fd_ < 0) unwritable(target_, "the table was written already");
   if (!digest_.complete()) unwritable(target_, "the table is incomplete");
-  if (classes != layout_.classes) {
+  if (classes != geometry_.layout().classes) {
     unwritable(target_, "the table has " + std::to_string(classes) + " classes; " +
-                            ring_.describe() + " has " + std::to_string(layout_.classes));
+                            geometry_.ring().describe() + " has " +
+                            std::to_string(geometry_.layout().classes));
   }
   const Digest root = digest_.root();
-  write_at(0, TableHeader::of(ring_, root).block());
-  write_at(layout_.page_hashes_offset, digest_.page_hashes());
-  write_at(layout_.block_hashes_offset, digest_.block_hashes());
-  write_at(layout_.top_hashes_offset, digest_.top_hashes());
+  write_at(0, TableHeader::of(geometry_, root).block());
+  write_at(geometry_.layout().page_hashes_offset, digest_.page_hashes());
+  write_at(geometry_.layout().block_hashes_offset, digest_.block_hashes());
+  write_at(geometry_.layout().top_hashes_offset, digest_.top_hashes());
   const auto fail = [&](const char* step) {
     const std::string why = std::string(step) + ": " + std::strerror(errno);
     discard();
@@ -249,7 +251,7 @@ void TableOutput::commit(std::uint64_t classes) {
 }
 
 void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
-  if (table.ring() != ring_) unwritable(target_, "a table of another ring");
+  if (table.ring() != geometry_.ring()) unwritable(target_, "a table of another ring");
   if (!table.in_memory()) unwritable(target_, "a table that is not in memory");
   fail_after_ = fail_after;
   const auto bytes_of = [](auto span) {
@@ -261,7 +263,7 @@ void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
 }
 
 Digest save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after) {
-  TableOutput output(path, table.ring());
+  TableOutput output(path, table.geometry());
   output.commit(table, fail_after);
   return output.root();
 }

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(end + 1);
   }
   std::string error;
-  const auto board = board_from_arguments(args, Ring{}, error);
+  const auto board = board_from_arguments(args, Ring::ioi(), error);
   if (!board) {
     FUZZ_CHECK(!error.empty());
     FUZZ_CHECK(error.find('\n') == std::string::npos);

@@ -15,14 +15,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream lines(typed);
   std::string line;
   while (std::getline(lines, line)) {
-    const Command command = parse_command(line);
+    const Command command = parse_command(line, kPits);
     if (command.kind == Command::Kind::move) {
       FUZZ_CHECK(command.pit.label() >= 1 && command.pit.label() <= kPits);
     }
     FUZZ_CHECK(command.text.size() <= TokenReader::kMaxKept);
   }
   PlayOptions options;
-  options.start = *Board::from_counts(std::vector{3, 3, 3, 3, 3, 3, 2});
+  options.start = *Board::from_counts(std::vector{3, 3, 3, 3, 3, 3, 2}, Ring::ioi());
   options.person = size > 0 && data[0] % 2 == 1 ? Player::second : Player::first;
   std::istringstream in(typed);
   std::ostringstream out;

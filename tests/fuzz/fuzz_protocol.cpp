@@ -42,9 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     std::istringstream in(input);
     std::ostringstream out;
-    const OpponentResult result = run_opponent(
-        in, out, fuzz::table(),
-        {*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}), Strategy::optimal, data[0]});
+    const OpponentResult result =
+        run_opponent(in, out, fuzz::table(),
+                     {*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi()),
+                      Strategy::optimal, data[0]});
     const std::string written = out.str();
     const auto first_line = written.find('\n');
     FUZZ_CHECK(written.substr(0, first_line + 1) == "4 3 2 4 2 3 2\n");

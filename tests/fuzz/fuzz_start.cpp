@@ -13,11 +13,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   TokenReader reader(in);
   Board start;
-  const ProtocolResult result = read_start(reader, start);
+  const ProtocolResult result = read_start(reader, start, Ring::ioi());
   if (result.code == ExitCode::ok) {
     FUZZ_CHECK(result.error.empty());
     FUZZ_CHECK(!start.empty());
-    FUZZ_CHECK(Board::from_code(start.code()) == start);
+    FUZZ_CHECK(Board::from_code(start.code(), Ring::ioi()) == start);
   } else {
     FUZZ_CHECK(result.code == ExitCode::bad_start || result.code == ExitCode::input_ended);
     FUZZ_CHECK(!result.error.empty());

@@ -34,7 +34,7 @@ struct Sound {
     char name[] = "/tmp/ioiwari-fuzz-table-XXXXXX";
     folder = ::mkdtemp(name);
     path = folder + "/crafted.table";
-    truth = RingTable::solve(kRing);
+    truth = RingTable::solve(RingGeometry::of(kRing), {});
     save_table(*truth, path);
     std::ifstream in(path, std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(in), {});
@@ -55,13 +55,13 @@ const Sound& Sound::sound() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Sound& sound = Sound::sound();
-  const TableLayout layout = table_layout(kRing);
-  const TableSize parts = table_size(kRing);
+  const RingGeometry parts(kRing);
+  const TableLayout& layout = parts.layout();
   std::vector<unsigned char> bytes = sound.bytes;
   // Each three bytes: which part, where in it, and the new byte.
   const std::uint64_t regions[3][2] = {{0, TableHeader::kFieldBytes},
-                                       {layout.lines_offset, parts.index_bytes},
-                                       {layout.values_offset, parts.values_bytes}};
+                                       {layout.lines_offset, parts.index_bytes()},
+                                       {layout.values_offset, parts.values_bytes()}};
   for (std::size_t i = 0; i + 3 <= size; i += 3) {
     const auto& region = regions[data[i] % 3];
     bytes[region[0] + data[i + 1] % region[1]] = data[i + 2];
@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     // Held to the root: every value read is the true table's, or the table is refused (at once
     // when its hashes were recomputed; when a changed page is read when they were not).
-    const Table table(load_table(sound.path, kRing, reading));
+    const Table table(load_table(sound.path, RingGeometry::of(kRing), reading));
     for (Board::Code code = 0; code < kRing.code_count(); ++code) {
       const Board board = Board::from_code(code, kRing);
       FUZZ_CHECK(table.value(board) == sound.truth->value(board));
@@ -92,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   reading.roots = RootBook::none();
   reading.trust_unknown_root = true;
   try {
-    const Table table(load_table(sound.path, kRing, reading));
+    const Table table(load_table(sound.path, RingGeometry::of(kRing), reading));
     for (Board::Code code = 0; code < kRing.code_count(); ++code) {
       const Board board = Board::from_code(code, kRing);
       const int value = table.value(board);

@@ -59,6 +59,6 @@ struct CensusRules {
 };
 
 void write_census(std::ostream& out, const std::vector<StartReport>& starts, bool classes_only,
-                  bool json, const CensusRules& rules = {});
+                  bool json, const CensusRules& rules);
 
 }  // namespace ioiwari

@@ -54,8 +54,7 @@ struct BenchResult {
 // with the table's builds so that both see the same machine, and compares their values (it
 // holds an entry for every board: a ring of up to 10^8 boards). `ran`, when given, is told
 // after each run how many are done.
-BenchResult run_bench(int runs, bool negamax = false, Ring ring = {},
-                      const std::function<void(int)>& ran = {});
+BenchResult run_bench(int runs, bool negamax, Ring ring, const std::function<void(int)>& ran);
 
 // Runs `program` (ioiwari itself) `runs` times as a child on a whole game, and as many times
 // with --version, in turn: the IOI game from 4 3 2 4 2 3 2 against `table`'s own best replies,

@@ -13,6 +13,11 @@
 
 namespace ioiwari {
 
+// The seconds since `begin`, for the times a command reports.
+inline double seconds_since(std::chrono::steady_clock::time_point begin) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
 class Progress {
  public:
   using Clock = std::chrono::steady_clock;

@@ -30,10 +30,13 @@ class RingSetup {
 
   Ring ring() const { return ring_; }
   const StartRule& start_rule() const { return rule_; }
+  // The ring's geometry, computed once, when it is first asked for, and handed down to what
+  // solves, reads or writes its table.
+  const std::shared_ptr<const RingGeometry>& geometry() const;
 
   // Whether documents name the ring and its rule. They do not for the IOI task's own ring and
   // starts, whose documents keep the form they had before there were other rings.
-  bool named() const { return !(ring_ == Ring{} && rule_ == StartRule{}); }
+  bool named() const { return !(ring_ == Ring::ioi() && rule_ == StartRule::ioi()); }
 
   // Every start of the rule, in code order. Throws UsageError, naming the option to change, when
   // the rule fits no board of the ring, and when there are more than ten million.
@@ -68,6 +71,7 @@ class RingSetup {
   StartRule rule_;
   bool beads_given_ = false;
   std::optional<std::string> file_;
+  mutable std::shared_ptr<const RingGeometry> geometry_;
   std::optional<Table> table_;
 };
 

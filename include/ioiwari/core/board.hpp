@@ -54,7 +54,7 @@ class Board {
  public:
   using Code = std::uint64_t;
 
-  // The empty board of the IOI's ring.
+  // A board of no pits, a place for a board to be put: no ring is a default.
   constexpr Board() = default;
   // The empty board of `ring`.
   constexpr explicit Board(Ring ring)
@@ -63,9 +63,9 @@ class Board {
 
   // The board of `ring` with these counts, pit 1 first; nothing unless there are exactly
   // ring.pits counts, each 0..ring.capacity.
-  static std::optional<Board> from_counts(std::span<const int> counts, Ring ring = {});
+  static std::optional<Board> from_counts(std::span<const int> counts, Ring ring);
   // The board of `ring` with this code, which must be below ring.code_count().
-  static Board from_code(Code code, Ring ring = {});
+  static Board from_code(Code code, Ring ring);
 
   Ring ring() const { return {size_, capacity_}; }
   // How many pits the ring has.
@@ -91,15 +91,15 @@ class Board {
   // Whether this is a start under `rule` (each pit in range, the beads in all).
   bool is_start(const StartRule& rule) const;
   // Whether this is a start of the IOI task (the IOI ring and start rule).
-  bool is_ioi_start() const { return ring().is_ioi() && is_start(StartRule{}); }
+  bool is_ioi_start() const { return ring().is_ioi() && is_start(StartRule::ioi()); }
 
   friend bool operator==(const Board&, const Board&) = default;
 
  private:
   friend struct BoardPits;
   std::array<std::uint8_t, kMaxPits> pits_{};
-  std::uint8_t size_ = kPits;
-  std::uint8_t capacity_ = kPitCapacity;
+  std::uint8_t size_ = 0;
+  std::uint8_t capacity_ = 0;
 };
 
 // What a move did: the board after it and what each bank gained.

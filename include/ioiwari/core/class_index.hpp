@@ -1,7 +1,7 @@
 // The rotation classes of the IOI ring and the moves between them, as tables made when ioiwari
-// is built (src/class_index_gen.cpp writes them with the rule of board.cpp): the game's
+// is built (src/core/class_index_gen.cpp writes them with the rule of board.cpp): the game's
 // structure, no value. The values are solved at startup, every time, by negamax over these
-// moves (solver.cpp).
+// moves (table.cpp).
 //
 // Classes are numbered by bead count, then by code, so that a solve walks them in order and
 // the classes of one bead count are a range. Every board code maps to its class, so a board's
@@ -11,58 +11,18 @@
 #include <array>
 #include <cstdint>
 
+#include "ioiwari/core/burnside.hpp"
 #include "ioiwari/core/constants.hpp"
+#include "ioiwari/core/ring.hpp"
 
 namespace ioiwari::ioi_classes {
 
-namespace burnside {
-
-// Digit strings of `length` digits 0..kPitCapacity that add up to `sum`.
-constexpr long long strings_with_sum(int length, int sum) {
-  std::array<long long, kMaxBeads + 1> ways{};  // ways[t]: strings so far with digit sum t
-  ways[0] = 1;
-  for (int i = 0; i < length; ++i) {
-    std::array<long long, kMaxBeads + 1> next{};
-    for (int t = 0; t <= kMaxBeads; ++t) {
-      for (int digit = 0; digit <= kPitCapacity && t + digit <= kMaxBeads; ++digit) {
-        next[t + digit] += ways[t];
-      }
-    }
-    ways = next;
-  }
-  return sum >= 0 && sum <= kMaxBeads ? ways[sum] : 0;
-}
-
-constexpr int euler_phi(int n) {
-  int phi = 0;
-  for (int k = 1; k <= n; ++k) {
-    int a = k, b = n;
-    while (b != 0) {
-      const int r = a % b;
-      a = b;
-      b = r;
-    }
-    phi += a == 1 ? 1 : 0;
-  }
-  return phi;
-}
-
-}  // namespace burnside
-
-// How many classes hold each number of beads. By Burnside's lemma, the classes with s beads
-// number (1/n) times the sum, over the d dividing both n = kPits and s, of phi(d) times the
-// strings of n/d digits 0..kPitCapacity whose digits add up to s/d.
+// How many classes hold each number of beads (burnside.hpp).
 inline constexpr std::array<int, kMaxBeads + 1> kByBeads = [] {
+  const LayerCounts layers = classes_by_beads(Ring::ioi());
   std::array<int, kMaxBeads + 1> classes{};
-  for (int beads = 0; beads <= kMaxBeads; ++beads) {
-    long long fixed = 0;
-    for (int d = 1; d <= kPits; ++d) {
-      if (kPits % d == 0 && beads % d == 0) {
-        fixed += burnside::euler_phi(d) * burnside::strings_with_sum(kPits / d, beads / d);
-      }
-    }
-    classes[static_cast<std::size_t>(beads)] = static_cast<int>(fixed / kPits);
-  }
+  for (std::size_t beads = 0; beads < classes.size(); ++beads)
+    classes[beads] = static_cast<int>(layers[beads]);
   return classes;
 }();
 

@@ -1,6 +1,6 @@
 // The numbers of a ring of Ioiwari (docs/rules.md, "Any ring"): its pits and their
-// capacity, and the rule that says which boards are starts. The IOI's ring is the default;
-// every other is a value made from the command line and handed down.
+// capacity, and the rule that says which boards are starts. No ring is a default: the IOI's is
+// named (Ring::ioi()), and every other is a value made from the command line and handed down.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +21,11 @@ inline constexpr int kMaxRingBeads = 127;
 
 // The pits and what a pit holds at most: all that the move rule and a board's code depend on.
 struct Ring {
-  int pits = kPits;
-  int capacity = kPitCapacity;
+  int pits = 0;  // a ring of no pits, which nothing plays, until one is given
+  int capacity = 0;
+
+  // The ring of the IOI task: 7 pits of at most 5 beads.
+  static constexpr Ring ioi() { return {kPits, kPitCapacity}; }
 
   // A board's code is a `pits`-digit number in this base.
   constexpr int base() const { return capacity + 1; }
@@ -40,8 +43,8 @@ struct Ring {
       count *= static_cast<std::uint64_t>(base());
     return count;
   }
-  // The ring of the IOI task, whose table is solved by a path of its own (solver.cpp).
-  constexpr bool is_ioi() const { return pits == kPits && capacity == kPitCapacity; }
+  // The ring of the IOI task, whose table is solved by a path of its own (table.cpp).
+  constexpr bool is_ioi() const { return *this == ioi(); }
   // "7 pits, capacity 5".
   std::string describe() const;
 
@@ -50,9 +53,12 @@ struct Ring {
 
 // Which boards are starts: every pit holds min_beads..max_beads, and all hold `beads`.
 struct StartRule {
-  int min_beads = kStartMinBeads;
-  int max_beads = kStartMaxBeads;
-  int beads = kStartBeads;
+  int min_beads = 0;  // no start, until a rule is given
+  int max_beads = -1;
+  int beads = 0;
+
+  // The rule of the IOI task: 20 beads, 2 to 4 a pit.
+  static constexpr StartRule ioi() { return {kStartMinBeads, kStartMaxBeads, kStartBeads}; }
 
   // The defaults of a ring, which give the IOI's rule for its ring: 2 to 4 beads a pit (4
   // capped at the capacity), 3N-1 beads in all.

@@ -170,10 +170,22 @@ constexpr bool marked(const std::uint64_t* lines, std::uint64_t position) {
   return (line[2 + (bit >> 6)] >> (bit & 63) & 1) != 0;
 }
 
+// A class's rank (its canonical code's place among all canonical codes) and a canonical board's
+// position in the index: two numbers of different kinds, kept apart by their types where they
+// cross an interface. (The solver's batches hold them as plain numbers, converted in place.)
+enum class Rank : std::uint64_t {};
+enum class Position : std::uint64_t {};
+constexpr std::uint64_t raw(Rank rank) {
+  return static_cast<std::uint64_t>(rank);
+}
+constexpr std::uint64_t raw(Position position) {
+  return static_cast<std::uint64_t>(position);
+}
+
 // Where the canonical boards of a ring lie (above, step 1).
 class RingIndex {
  public:
-  explicit RingIndex(Ring ring = {});
+  explicit RingIndex(Ring ring);
 
   Ring ring() const { return ring_; }
   // How many positions and lines there are.

@@ -4,7 +4,8 @@
 // the layers in order of bead count finds every successor solved already, and the classes of one
 // layer are independent of each other. The solver works on a part of the ring's index
 // (ring_index.hpp): all of it in one process (RingTable::solve), or a share on each process of a
-// distributed solve (src/cluster). It takes a layer's classes in batches, and for each batch:
+// distributed solve (src/cluster), each with one LayeredSolve (below). It takes a layer's classes
+// in batches, and for each batch:
 //
 //   1. makes every move of every class (sow_packed(), packed_sowing.hpp, the rule's copy without
 //      branches, or sow(), sowing.hpp, the Board's own rule, for the moves it leaves), and finds
@@ -21,10 +22,13 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "ioiwari/core/board.hpp"
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/ring_index.hpp"
 
 namespace ioiwari {
@@ -47,20 +51,18 @@ struct SolveOptions {
   int most_beads = kMaxRingBeads;
 };
 
-// The threads a solve with `options` uses: options.threads, or one per core.
-int solve_threads(const SolveOptions& options);
-
 // A range of the index's lines cut into pieces, which the threads take in turn, with the
 // classes of each layer in each piece.
 class Pieces {
  public:
-  // Cuts lines [first_line, end_line) of `ring`'s index into pieces for `threads` threads.
-  Pieces(Ring ring, std::uint64_t first_line, std::uint64_t end_line, int threads);
+  // Cuts lines [first_line, end_line) of `geometry`'s index into pieces for `threads` threads.
+  Pieces(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
+         int threads);
 
   std::size_t size() const { return bounds_.size() - 1; }
   std::uint64_t first_line(std::size_t piece) const { return bounds_[piece]; }
   std::uint64_t end_line(std::size_t piece) const { return bounds_[piece + 1]; }
-  // The classes of `layer` in `piece`, once make_lines() has counted them.
+  // The classes of `layer` in `piece`, once the lines have been surveyed.
   std::uint64_t classes(std::size_t piece, int layer) const {
     return counts_[piece * static_cast<std::size_t>(layers_) + static_cast<std::size_t>(layer)];
   }
@@ -78,41 +80,24 @@ class Pieces {
   std::vector<std::uint64_t> counts_;
 };
 
-// The classes whose canonical boards lie in lines [first_line, end_line) of `ring`'s index,
+// The classes whose canonical boards lie in lines [first_line, end_line) of `geometry`'s index,
 // counted without storing anything (a distributed solve cuts the index with these counts).
-std::uint64_t count_classes(Ring ring, std::uint64_t first_line, std::uint64_t end_line);
+std::uint64_t count_classes(const RingGeometry& geometry, std::uint64_t first_line,
+                            std::uint64_t end_line);
 
-// Marks in `lines` (zeroed; pieces.first_line(0) is the first) the canonical boards of the
-// pieces' lines, and counts them by layer into `pieces`. Returns how many it marked; `expected`
-// is how many it will find, for the progress reports.
-std::uint64_t mark_lines(Ring ring, std::uint64_t* lines, Pieces& pieces, std::uint64_t expected,
-                         const SolveOptions& options);
-
-// Checks that `lines` (pieces.first_line(0) the first) marks every canonical board of the pieces'
-// lines, and counts them by layer into `pieces`. Returns the code of one that it does not mark,
-// or kNoneUnmarked.
-inline constexpr std::uint64_t kNoneUnmarked = ~std::uint64_t{0};
-std::uint64_t find_unmarked(Ring ring, const std::uint64_t* lines, Pieces& pieces,
-                            std::uint64_t expected, const SolveOptions& options);
-
-// Writes the counts of `count` marked lines: each line's first rank, from `first_class` on, and
-// the bits before each of its words. Returns the classes they mark.
-std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class);
-
-// The counts that count_lines() writes in a line's second word, from the line's bits.
+// The counts that the index writes in a line's second word, from the line's bits.
 std::uint64_t line_counts(const std::uint64_t* line);
 
 // The part of a ring's table that one process holds: a range of the index's lines, and the
 // values of the classes marked in them.
 struct RingPart {
-  explicit RingPart(Ring ring) : index(ring) {}
-
-  RingIndex index;
+  const RingGeometry* geometry = nullptr;
   std::uint64_t first_line = 0, end_line = 0;    // the lines held
   std::uint64_t first_class = 0, end_class = 0;  // their classes, by rank
   const std::uint64_t* lines = nullptr;          // first_line's words first
   const std::int8_t* values = nullptr;           // first_class's value first
 
+  const RingIndex& index() const { return geometry->index(); }
   std::uint64_t first_position() const { return first_line * kLinePositions; }
   // The rank of the class at `position`, which must be a marked position of the lines held.
   std::uint64_t rank(std::uint64_t position) const {
@@ -134,16 +119,16 @@ inline constexpr std::size_t kSolveBatch = 1024;
 class Exchange {
  public:
   virtual ~Exchange() = default;
-  // The threads that solve this process's classes, each taking pieces of a layer in turn.
-  virtual int threads() const = 0;
   // The classes of a batch, whose successors' values one call of values() finds: a few
   // thousand keep a batch's work in a core's cache; an exchange between processes takes more,
   // so that a message carries more.
   virtual std::size_t batch() const { return kSolveBatch; }
+  // Whether values() may be called by several threads at once.
+  virtual bool concurrent() const = 0;
   // Before a layer, with one thread: this process has `batches` batches of the layer (of
-  // batch() classes, the last perhaps fewer); returns
-  // how many times it must call values() for the layer, at least `batches` (more when other
-  // processes have more, and wait for this one's answers).
+  // batch() classes, the last perhaps fewer); returns how many times it must call values() for
+  // the layer, at least `batches` (more when other processes have more, and wait for this one's
+  // answers).
   virtual std::uint64_t rounds(int layer, std::uint64_t batches) = 0;
   // The values of the classes at `positions` (canonical positions of any of the ring's lines,
   // all in lower layers) into `values`. May overwrite `positions`.
@@ -153,8 +138,8 @@ class Exchange {
 // The exchange within one process, which holds the whole ring.
 class LocalExchange final : public Exchange {
  public:
-  LocalExchange(const RingPart& part, int threads) : part_(part), threads_(threads) {}
-  int threads() const override { return threads_; }
+  explicit LocalExchange(const RingPart& part) : part_(part) {}
+  bool concurrent() const override { return true; }
   std::uint64_t rounds(int, std::uint64_t batches) override { return batches; }
   void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) override {
     look_up(part_, positions, values);
@@ -162,16 +147,52 @@ class LocalExchange final : public Exchange {
 
  private:
   const RingPart& part_;
-  int threads_;
 };
 
-inline constexpr std::uint64_t kNoneWrong = std::numeric_limits<std::uint64_t>::max();
+// The memory that one process takes to solve an equal share (of `processes`) of `geometry`'s
+// table with `threads` threads (one per core when 0, as SolveOptions::threads) of batches of
+// `batch` classes: its share of the index and the values, the threads' batches, and the pieces'
+// counts by layer.
+std::uint64_t solve_bytes(const RingGeometry& geometry, int processes, int threads,
+                          std::size_t batch);
 
-// Solves the classes of `part`, every layer in order, writing each class's value to `write`
-// (the values of the classes held, as part.values). When `write` is null it checks instead:
-// `wrong` gets the rank of a class whose value in part.values is not what its moves give.
-void solve_layers(const RingPart& part, const Pieces& pieces, Exchange& exchange,
-                  std::int8_t* write, std::atomic<std::uint64_t>* wrong,
-                  const SolveOptions& options);
+// The layered solve of one process's share of a ring (above): the lines it holds, cut into
+// pieces for its threads. First index() (or check_index(), for a table that claims to be
+// solved), which counts the pieces' classes by layer; then solve() (or check()).
+class LayeredSolve {
+ public:
+  // The share of lines [first_line, end_line) of `geometry`'s index, on options.threads threads
+  // (one per core when 0).
+  LayeredSolve(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
+               SolveOptions options);
+
+  int threads() const { return threads_; }
+  const Pieces& pieces() const { return pieces_; }
+
+  // Marks the canonical boards of the share's lines in `lines` (zeroed; its first line's words
+  // first) and writes each line's counts, the ranks from `first_class` on. Returns how many
+  // classes the lines hold.
+  std::uint64_t index(std::span<std::uint64_t> lines, std::uint64_t first_class);
+  // Checks that `lines` marks every canonical board of the share's lines: the code of one that
+  // it does not mark, if any.
+  std::optional<Board::Code> check_index(std::span<const std::uint64_t> lines);
+
+  // Solves every layer of `part` (the share, indexed) in order, writing each class's value to
+  // `values` (the share's, as part.values). `exchange` finds the successors' values: one that
+  // is not concurrent needs a solve of one thread.
+  void solve(const RingPart& part, Exchange& exchange, std::span<std::int8_t> values);
+  // The same, but checks part.values instead: the rank of a class whose value is not what its
+  // moves give, if any.
+  std::optional<Rank> check(const RingPart& part, Exchange& exchange);
+
+ private:
+  void layers(const RingPart& part, Exchange& exchange, std::int8_t* write,
+              std::atomic<std::uint64_t>* wrong);
+  const RingGeometry& geometry_;
+  SolveOptions options_;
+  int threads_;
+  Pieces pieces_;
+  bool indexed_ = false;
+};
 
 }  // namespace ioiwari

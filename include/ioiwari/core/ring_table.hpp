@@ -17,25 +17,10 @@
 
 #include "ioiwari/core/board.hpp"
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/ring_solver.hpp"
 
 namespace ioiwari {
-
-// What a table of `ring` takes in memory, in bytes, while it is solved (the index, the values,
-// and the threads' batches) and once it is solved or loaded.
-struct TableSize {
-  std::uint64_t classes = 0;
-  std::uint64_t lines = 0;          // the index's lines
-  std::uint64_t index_bytes = 0;    // 64 bytes a line
-  std::uint64_t values_bytes = 0;   // one byte per class
-  std::uint64_t working_bytes = 0;  // the solver's batches and pieces, besides the table
-  std::uint64_t table_bytes() const { return index_bytes + values_bytes; }
-  std::uint64_t solve_bytes() const { return table_bytes() + working_bytes; }
-};
-TableSize table_size(Ring ring);
-
-// How many rotation classes of `ring`'s boards hold each number of beads (Burnside's lemma).
-std::vector<std::uint64_t> classes_by_beads(Ring ring);
 
 // A table that cannot be used: a table file that is damaged, crafted or changed (table_file.hpp),
 // found when it is opened or when a look-up reads it.
@@ -54,41 +39,46 @@ class TableStorage {
   // Copies `count` words of the index from word `first` on into `out`.
   virtual void index_words(std::uint64_t first, std::size_t count, std::uint64_t* out) const = 0;
   // The value byte of the class of rank `rank`.
-  virtual std::int8_t value_byte(std::uint64_t rank) const = 0;
+  virtual std::int8_t value_byte(Rank rank) const = 0;
   // Throws TableError saying that the table is damaged: `what` is wrong with it.
   [[noreturn]] virtual void damaged(const std::string& what) const = 0;
 };
 
 class RingTable {
  public:
-  // Solves every class of `ring`.
-  static std::shared_ptr<const RingTable> solve(Ring ring, const SolveOptions& options = {});
+  // Solves every class of the ring of `geometry`.
+  static std::shared_ptr<const RingTable> solve(std::shared_ptr<const RingGeometry> geometry,
+                                                const SolveOptions& options);
 
   // A table whose index lines and values, laid out as solve() lays them out, are read from
   // `storage` a few words at a time.
-  static std::shared_ptr<const RingTable> over(Ring ring,
+  static std::shared_ptr<const RingTable> over(std::shared_ptr<const RingGeometry> geometry,
                                                std::shared_ptr<const TableStorage> storage);
   // A table whose index lines and values are in this process's memory, laid out as solve() lays
   // them out (a table file read whole), kept alive by `owner`. `storage`, when given, says what
   // is wrong when the parts are found to disagree.
-  static std::shared_ptr<const RingTable> in_memory(Ring ring, std::span<const std::uint64_t> lines,
+  static std::shared_ptr<const RingTable> in_memory(std::shared_ptr<const RingGeometry> geometry,
+                                                    std::span<const std::uint64_t> lines,
                                                     std::span<const std::int8_t> values,
                                                     std::shared_ptr<const void> owner,
                                                     std::shared_ptr<const TableStorage> storage);
 
-  Ring ring() const { return ring_; }
-  std::uint64_t classes() const { return classes_; }
+  Ring ring() const { return geometry_->ring(); }
+  const RingGeometry& geometry() const { return *geometry_; }
+  std::uint64_t classes() const { return geometry_->classes(); }
 
   // The value of `board` (a board of this ring) for the player to move. Checked: a value beyond
   // what the ring's beads allow is damage (TableError), never an answer.
   int value(const Board& board) const;
+  // The value of the class of rank `rank` (below classes()), checked as value() checks it.
+  int value_of(Rank rank) const;
 
   // The rank of `board`'s class: its canonical code's place among all canonical codes. Checked:
   // the position must be marked, and its line's counts must agree with its bits and with the
   // next line's first rank, so the rank is always below classes().
-  std::uint64_t class_of(const Board& board) const;
+  Rank class_of(const Board& board) const;
   // The rank of the class at an index position (ring_index.hpp), checked as class_of() checks.
-  std::uint64_t rank(std::uint64_t position) const;
+  Rank rank(Position position) const;
 
   // Throws TableError saying that the table is damaged at `board`: its value is not what its
   // moves give (the callers that see every move check this).
@@ -99,10 +89,7 @@ class RingTable {
   // else), every value within the ring's range, and then every class's value against its moves', as
   // the solve computed it: only the ring's true solution passes. Takes about as long as a solve.
   // Throws TableError on the first fault.
-  void verify(const SolveOptions& options = {}) const;
-
-  // A fingerprint of the values, in class order (FNV-1a over the bytes).
-  std::uint64_t checksum() const;
+  void verify(const SolveOptions& options) const;
 
   // Whether the index and values are in this process's memory, and then where.
   bool in_memory() const { return !storage_only_; }
@@ -110,17 +97,16 @@ class RingTable {
   std::span<const std::int8_t> values() const { return values_; }
 
  private:
-  RingTable() = default;
+  explicit RingTable(std::shared_ptr<const RingGeometry> geometry)
+      : geometry_(std::move(geometry)) {}
   [[noreturn]] void fault(const std::string& what) const;
   RingPart part() const;
   // Copies index line `at`'s words into words[0..7], and into words[8] the next line's first
   // word, or classes() after the last line.
   void line(std::uint64_t at, std::uint64_t* words) const;
-  std::int8_t value_at(std::uint64_t rank) const;
+  std::int8_t value_at(Rank rank) const;
 
-  Ring ring_;
-  RingIndex index_;
-  std::uint64_t lines_count_ = 0, classes_ = 0;
+  std::shared_ptr<const RingGeometry> geometry_;
   std::span<const std::uint64_t> lines_;         // in memory: the index
   std::span<const std::int8_t> values_;          // and the values
   std::shared_ptr<const void> owned_;            // what keeps them alive

@@ -38,7 +38,9 @@ class Table {
   // board per rotation class in order of bead count, only the classes of up to
   // options.most_beads beads (a game from a start needs the start's beads and no more), in a
   // fraction of a millisecond; any other ring with RingTable, every class.
-  static Table solve(Ring ring = {}, const SolveOptions& options = {});
+  static Table solve(std::shared_ptr<const RingGeometry> geometry, const SolveOptions& options);
+  // The same for `ring`, whose geometry it computes.
+  static Table solve(Ring ring, const SolveOptions& options);
 
   // Whether `ring` is solved by the path specialised when ioiwari is built: in well under a
   // millisecond, so that solving it at every start costs nothing.
@@ -75,10 +77,9 @@ class Table {
   // Boards the solver searched (one per rotation class).
   std::size_t positions() const { return positions_; }
 
-  // A fingerprint of the whole table. For the IOI ring: FNV-1a over the value and best move of
-  // every code, in code order. For any other ring: RingTable::checksum(), over the values of
-  // the classes in class order. Any change to the rules or the solver that changes a result
-  // changes it.
+  // A fingerprint of the whole table (which must hold every board): FNV-1a over the value of
+  // every class, one byte each, in the order of their canonical codes, whichever way the table
+  // was made or read. Any change to the rules or the solver that changes a value changes it.
   std::uint64_t checksum() const;
 
   // The per-class table behind a ring other than the IOI's (null for the IOI's own solve).
@@ -86,6 +87,7 @@ class Table {
 
  private:
   Table() = default;
+  static Table solve_built_in(const SolveOptions& options);
   [[noreturn]] void inconsistent(const Board& board, int value_here, int best) const;
   Ring ring_;
   std::vector<std::int8_t> values_;           // the IOI ring: by class (class_index.hpp)

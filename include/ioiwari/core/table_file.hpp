@@ -79,7 +79,8 @@ struct TableReading {
 // (temporary_files.hpp). Throws TableFileError (unwritable).
 class TableOutput {
  public:
-  TableOutput(const std::string& path, Ring ring);
+  // A file for the table of the ring of `geometry`, which must outlive it.
+  TableOutput(const std::string& path, const RingGeometry& geometry);
   ~TableOutput();
   TableOutput(const TableOutput&) = delete;
   TableOutput& operator=(const TableOutput&) = delete;
@@ -89,7 +90,7 @@ class TableOutput {
   // The temporary file the table is written to first.
   const std::string& temporary() const { return temporary_; }
   // The size of the file to be written.
-  std::uint64_t bytes() const { return layout_.file_bytes; }
+  std::uint64_t bytes() const { return geometry_.layout().file_bytes; }
 
   // Writes `table` (of the ring given above, in memory), then renames it over the target.
   // `fail_after`, when not zero, makes the write fail after that many bytes (tests).
@@ -109,8 +110,7 @@ class TableOutput {
  private:
   void discard();
   void write_at(std::uint64_t offset, std::span<const unsigned char> bytes);
-  Ring ring_;
-  TableLayout layout_;
+  const RingGeometry& geometry_;
   TableDigest digest_;
   Digest root_{};
   std::uint64_t written_ = 0, fail_after_ = 0;
@@ -128,7 +128,8 @@ Digest save_table(const RingTable& table, const std::string& path, std::uint64_t
 // trust, for a ring with none known) and its ring against `ring`. Throws TableFileError. The
 // blocks are read and checked as look-ups need them; a block that fails then throws
 // TableFileError too.
-std::shared_ptr<const RingTable> load_table(const std::string& path, Ring ring,
+std::shared_ptr<const RingTable> load_table(const std::string& path,
+                                            std::shared_ptr<const RingGeometry> geometry,
                                             const TableReading& reading);
 
 // What verify_table() found in a sound file.

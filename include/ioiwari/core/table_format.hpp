@@ -20,37 +20,13 @@
 #include <vector>
 
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/sha256.hpp"
+#include "ioiwari/core/table_layout.hpp"
 
 namespace ioiwari {
 
 inline constexpr std::uint32_t kTableFormatVersion = 4;
-
-// Where a file's parts lie, a pure function of the ring.
-struct TableLayout {
-  static constexpr std::uint64_t kBlockBytes = 64 * 1024;
-  static constexpr std::uint64_t kPageBytes = 4096;
-  static constexpr std::uint64_t kPagesPerBlock = kBlockBytes / kPageBytes;
-  static constexpr std::uint64_t kHashBytes = 32;
-  // The page hashes of one block, side by side.
-  static constexpr std::uint64_t kGroupBytes = kPagesPerBlock * kHashBytes;
-  // The blocks' hashes are hashed a page (kPageBytes, kHashesPerPage blocks) at a time.
-  static constexpr std::uint64_t kHashesPerPage = kPageBytes / kHashBytes;
-  std::uint64_t hash_pages = 0;  // pages of block hashes: ceil(blocks / kHashesPerPage)
-  std::uint64_t lines_offset = 0, lines_bytes = 0;    // the index: 64 bytes a line
-  std::uint64_t values_offset = 0, values_bytes = 0;  // a byte a class
-  std::uint64_t page_hashes_offset = 0;               // the pages' hashes, kGroupBytes a block
-  std::uint64_t block_hashes_offset = 0;              // the blocks' hashes, 32 bytes each
-  std::uint64_t top_hashes_offset = 0;                // a hash of every 4 KiB of the blocks' hashes
-  std::uint64_t blocks = 0;      // hashed blocks: (page_hashes_offset - kBlockBytes) / kBlockBytes
-  std::uint64_t classes = 0;     // the ring's classes
-  std::uint64_t file_bytes = 0;  // the whole file
-  // The hashed block that holds byte `offset` of the file (which is at least kBlockBytes).
-  static std::uint64_t block_of(std::uint64_t offset) { return offset / kBlockBytes - 1; }
-  // Where hashed block `block` starts in the file.
-  static std::uint64_t block_offset(std::uint64_t block) { return (block + 1) * kBlockBytes; }
-};
-TableLayout table_layout(Ring ring);
 
 // The fields of the header block (the first 192 bytes; the rest of the block is zero), in the
 // machine's byte order. Versions 1 to 4 all keep the magic at 0 and the version at 24, so that
@@ -76,16 +52,16 @@ struct TableHeader {
   std::uint32_t page_bytes = TableLayout::kPageBytes;
   Digest root{};  // SHA-256 of the top hashes
 
-  // The header of a table of `ring` with root `root`.
-  static TableHeader of(Ring ring, const Digest& root);
+  // The header of a table of the ring of `geometry` with root `root`.
+  static TableHeader of(const RingGeometry& geometry, const Digest& root);
   // The header block: the fields at their offsets, zeros after them, and its own hash.
   std::vector<unsigned char> block() const;
   // The fields of a header block (of kBlockBytes), as they lie, unchecked.
   static TableHeader parse(std::span<const unsigned char> block);
   // The hash of a header block, with its hash field counted as zero.
   static Digest hash_of(std::span<const unsigned char> block);
-  // Whether every field but the hashes is what a table of `ring` has.
-  bool fits(Ring ring) const;
+  // Whether every field but the hashes is what a table of the ring of `geometry` has.
+  bool fits(const RingGeometry& geometry) const;
   // Whether a header block's reserved bytes and its bytes after the fields are zero.
   static bool zero_where_zero(std::span<const unsigned char> block);
 };

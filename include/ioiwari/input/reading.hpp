@@ -20,10 +20,10 @@ struct ProtocolResult {
 
 // Reads ring.pits bead counts (0..ring.capacity each) from `reader` into `board`, or says what
 // was wrong and at which pit; messages call the counts `what` ("start, pit 3: ...").
-ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what, Ring ring = {});
+ProtocolResult read_board(TokenReader& reader, Board& board, std::string_view what, Ring ring);
 
 // Reads a start: a board as read_board() reads it, with at least one bead.
-ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring = {});
+ProtocolResult read_start(TokenReader& reader, Board& start, Ring ring);
 
 // What is wrong with a move as written, if anything.
 enum class MoveFault { none, not_integer, not_a_pit, empty_pit };

@@ -36,7 +36,7 @@ struct Command {
 
 // Reads one line typed at the prompt: a pit number or a command word (in any case, with
 // surrounding white space). Never fails: what it cannot read is `unreadable`.
-Command parse_command(std::string_view line, int pits = kPits);
+Command parse_command(std::string_view line, int pits);
 
 struct PlayOptions {
   Board start;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "negamax/fnv.hpp"
+
 namespace puzzles::end_nim {
 
 Outcome outcome_of(bool left_starts_and_wins, bool right_starts_and_wins) {
@@ -94,16 +96,12 @@ negamax::Step<SearchGame::State, int> SearchGame::play(const State& state, Move 
 }
 
 std::size_t SearchGame::hash(const State& state) const {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a over the heaps, the count and the side
-  const auto mix = [&](std::uint8_t byte) {
-    hash ^= byte;
-    hash *= 0x100000001b3ULL;
-  };
+  negamax::Fnv1a hash;  // over the heaps, the count and the side
   for (std::uint8_t heap : state.heaps)
-    mix(heap);
-  mix(state.count);
-  mix(state.left_to_move ? 1 : 0);
-  return static_cast<std::size_t>(hash);
+    hash.add(heap);
+  hash.add(state.count);
+  hash.add(state.left_to_move ? 1 : 0);
+  return static_cast<std::size_t>(hash.value());
 }
 
 void solve(LineReader& in, std::ostream& out) {
