@@ -97,7 +97,8 @@ for puzzle in take-fraction stake-your-claim end-nim twins-noughts-crosses; do
 done
 
 # The documents.
-for file in README.md LICENSE docs/rules.md docs/protocol.md docs/puzzles.md docs/table-format.md; do
+for file in README.md LICENSE docs/rules.md docs/protocol.md docs/puzzles.md docs/table-format.md \
+  docs/referee.md docs/library.md docs/json.md docs/architecture.md; do
   [ -s "$prefix/share/doc/ioiwari/$file" ] || fail "share/doc/ioiwari/$file is missing"
 done
 echo "check_install: the installed tree works ($prefix)"

@@ -1,6 +1,6 @@
 // A player of the kind IOI 2001 contestants wrote: a plain memoized recursion over the boards
 // reachable from the start, with a base-6 array as its memo. Built with the tests only, as the
-// yardstick for ioiwari's whole-process speed (README, "Performance"). It shares no code with
+// yardstick for ioiwari's whole-process speed (docs/performance.md). It shares no code with
 // ioiwari: the rule and the search are written here again, plainly.
 #include <cstdio>
 #include <cstring>

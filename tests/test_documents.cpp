@@ -1,7 +1,7 @@
 // The documents scripts read, pinned whole: analyze and starts (text and JSON) against golden
 // files in tests/golden/, and bench with its timings set aside. A renamed key, a new field, a
 // changed number or a moved space fails here. Regenerate a golden file only for a change that
-// means to alter the document, and say so in the README's schema.
+// means to alter the document, and say so in docs/json.md.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "ioiwari/bench/bench.hpp"
 #include "ioiwari/cli/cli.hpp"
+#include "json_schema.hpp"
 #include "text_support.hpp"
 
 using namespace ioiwari;
@@ -64,7 +65,7 @@ TEST_CASE("the census of a ring with ties is pinned: 7 pits of capacity 4", "[do
 
 TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") {
   std::ostringstream json;
-  write_bench(json, run_bench(2, true), true);
+  write_bench(json, run_bench(2, true, Ring::ioi(), {}), true);
   // Every timing and rate is a number that varies: set them to 0.
   const auto timeless = [](std::string text) {
     for (const char* key :
@@ -76,13 +77,30 @@ TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") 
   CHECK(timeless(json.str()) ==
         "{\"runs\": 2, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
         "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
-        "\"checksum\": \"13950d6c96683fbf\", \"negamax\": {\"median_ms\": 0, "
+        "\"checksum\": \"9f37a35940ea18a5\", \"negamax\": {\"median_ms\": 0, "
         "\"positions\": 279936, \"positions_per_second\": 0, \"table_positions_per_second\": 0, "
         "\"agrees\": true}}\n");
   std::ostringstream plain;
-  write_bench(plain, run_bench(1), true);
+  write_bench(plain, run_bench(1, false, Ring::ioi(), {}), true);
   CHECK(timeless(plain.str()) ==
         "{\"runs\": 1, \"median_ms\": 0, \"fastest_ms\": 0, \"slowest_ms\": 0, "
         "\"boards\": 279936, \"boards_per_second\": 0, \"positions\": 39996, "
-        "\"checksum\": \"13950d6c96683fbf\"}\n");
+        "\"checksum\": \"9f37a35940ea18a5\"}\n");
+}
+
+TEST_CASE("docs/json.md lists every key of analyze, starts and bench, and no other",
+          "[documents]") {
+  test::check_documented("analyze", {golden("analyze-4324232.json"), golden("analyze-empty.json")});
+  test::check_documented(
+      "starts", {golden("starts.json"), golden("starts-classes.json"), golden("starts-7-4.json")});
+  // Every variant of bench's document: the IOI ring with its game as a process, --negamax, and
+  // a named ring.
+  BenchResult ioi = run_bench(1, true, Ring::ioi(), {});
+  ioi.process = ProcessBench{};
+  BenchResult other = run_bench(1, false, Ring{5, 3}, {});
+  other.named = true;
+  std::ostringstream first, second;
+  write_bench(first, ioi, true);
+  write_bench(second, other, true);
+  test::check_documented("bench", {first.str(), second.str()});
 }

@@ -136,7 +136,8 @@ std::string lines(const std::vector<std::string>& items, std::size_t count,
 TEST_CASE("bad input, case by case: exit code, one line on stderr, the moves made before",
           "[e2e][hostile]") {
   const std::string start = "4 3 2 4 2 3 2\n";
-  const Script game = perfect_game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}));
+  const Script game =
+      perfect_game(*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi()));
   const std::string all_moves = lines(game.moves, game.moves.size());
   const std::string megabyte(1 << 20, '1');
   struct Case {
@@ -204,8 +205,8 @@ TEST_CASE("bad input, case by case: exit code, one line on stderr, the moves mad
 
 TEST_CASE("end of input after every move of a game: exit 5 and exactly the moves so far",
           "[e2e][hostile]") {
-  for (const Board& start : {*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}),
-                             *Board::from_counts(std::vector{5, 5, 5, 5, 5, 5, 5})}) {
+  for (const Board& start : {*Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi()),
+                             *Board::from_counts(std::vector{5, 5, 5, 5, 5, 5, 5}, Ring::ioi())}) {
     std::ostringstream start_line;
     start_line << start << '\n';
     const Script game = perfect_game(start);
@@ -302,7 +303,7 @@ Outcome collect(ChildProcess& child) {
   return outcome;
 }
 
-const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2});
+const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Ring::ioi());
 
 }  // namespace
 
@@ -360,7 +361,7 @@ TEST_CASE("plain ioiwari at a terminal shows the game and still plays the protoc
 }
 
 TEST_CASE("two ioiwari processes play each other through named pipes", "[e2e][opponent]") {
-  // The README's recipe: the opponent writes the start, the player answers, via two FIFOs.
+  // docs/playing.md's recipe: the opponent writes the start, the player answers, via two FIFOs.
   // The player opens its output FIFO first: were both to open their input first, each would
   // wait for a writer that never comes.
   const std::string binary = IOIWARI_BINARY;
@@ -475,7 +476,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
       REQUIRE(solved.status.success());
       player.insert(player.end(), {"--table", table_path});
     }
-    const Table table = Table::solve(ring);
+    const Table table = Table::solve(ring, {});
     const std::vector<Board> all = starts(ring, StartRule::defaults_for(ring));
     REQUIRE_FALSE(all.empty());
     RefereeLimits limits;

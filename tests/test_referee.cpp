@@ -22,6 +22,7 @@
 #include "catch.hpp"
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
+#include "json_schema.hpp"
 #include "referee_support.hpp"
 #include "support.hpp"
 #include "table_files.hpp"
@@ -381,7 +382,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
   plan.strategies = {Strategy::optimal};
   plan.limits = generous();
   for (const Case& c : cases) {
-    const Board start = *Board::from_counts(c.start);
+    const Board start = *Board::from_counts(c.start, Ring::ioi());
     INFO("start " << start);
     const GameReport report =
         test::judge_game(plan.player, start, Strategy::optimal, 1, table(), plan.limits);
@@ -461,6 +462,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
           "\"bank2\": 0, \"cpu_ms\": 0, \"wall_ms\": 0, \"peak_memory_kb\": 0, \"max_rss_kb\": "
           "0}], "
           "\"all_won\": false}\n");
+  test::check_documented("referee", {json.str()});
   // Every game's figures are there: a player's memory and time are never nothing.
   for (const GameReport& report : reports) {
     // (A cgroup's memory counts are the kernel's, which it gathers from each CPU in batches: a
