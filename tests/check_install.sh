@@ -35,6 +35,24 @@ grep -q '^IOIWARI_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && referee_flags=(--
 [ "$(printf '0 0 0\n0 0 0\n0 0\n0 0\n0 0\n' | "$bin/twins-noughts-crosses" | tr '\n' ' ')" = "0 0 " ] ||
   fail "twins-noughts-crosses"
 
+# The library, as a user of it builds against it: the documented example through the installed
+# CMake package, and no header of the source tree on the way (the include path must be the
+# installed one).
+consumer=$(mktemp -d)
+trap 'rm -rf "$prefix" "$consumer"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+cmake -S "$here/negamax/consumer" -B "$consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" \
+  >/dev/null || fail "find_package(negamax) did not find the installed library"
+grep -q "$prefix/include" "$consumer/build.ninja" ||
+  fail "the example was not built against the installed headers"
+! grep -q "$here/../include" "$consumer/build.ninja" ||
+  fail "the example was built against the source tree's headers"
+cmake --build "$consumer" >/dev/null || fail "the example did not build against the installed library"
+[ "$("$consumer/tic_tac_toe")" = "value 0, best square 0, 9 plies, 5478 positions" ] ||
+  fail "the example built against the installed library did not solve tic-tac-toe"
+[ -f "$prefix/include/negamax/conformance.hpp" ] || fail "the conformance check is not installed"
+
 # The manual pages render with no warning, as man and as groff see them.
 for page in ioiwari ioiwari-puzzles; do
   warnings=$(MANWIDTH=80 man --warnings -l "$man1/$page.1" 2>&1 >/dev/null)

@@ -4,6 +4,7 @@
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/core/negamax_game.hpp"
 #include "ioiwari/core/random.hpp"
+#include "negamax/conformance.hpp"
 #include "negamax/solver.hpp"
 #include "support.hpp"
 
@@ -47,4 +48,20 @@ TEST_CASE("the generic negamax's remoteness is the length of the table's best li
       REQUIRE(moves[i].value == expected[i].value);
     }
   }
+}
+
+TEST_CASE("the library's conformance check passes on random boards of up to 6 beads", "[negamax]") {
+  negamax::Solver<NegamaxGame> solver(NegamaxGame{Ring::ioi()});
+  Random random(7);
+  int checked = 0;
+  for (Board::Code code = 0; code < static_cast<Board::Code>(kCodeCount) && checked < 300;
+       code += static_cast<Board::Code>(1 + random.below(13))) {
+    const Board board = Board::from_code(code, Ring::ioi());
+    if (board.total() > 6) continue;
+    INFO("board " << board);
+    const auto fault = negamax::check_against_plain_recursion(solver, board);
+    REQUIRE_FALSE(fault.has_value());
+    ++checked;
+  }
+  CHECK(checked > 200);
 }

@@ -133,11 +133,28 @@ void check_against_plain_recursion(unsigned seed) {
         }
       }
       if (!moves.empty()) REQUIRE(moves.front().move == *solution.best);
+      // The library's own conformance check, which games run, agrees.
+      REQUIRE_FALSE(negamax::check_against_plain_recursion(solver, node).has_value());
     }
     // Every node was searched exactly once, however many roots asked for it.
     REQUIRE(solver.positions() == graph.targets.size());
   }
 }
+
+// A game the memo cannot hold: a move's points grow each time it is played, so the solver's
+// remembered values and a fresh search disagree. The conformance check must say so.
+struct Fickle {
+  using State = int;
+  using Move = int;
+  using Value = int;
+  mutable int played = 0;
+
+  std::vector<int> moves(int n) const { return n == 0 ? std::vector<int>{} : std::vector{1}; }
+  negamax::Step<int, int> play(int n, int take) const { return {n - take, ++played}; }
+  int terminal_value(int /*n*/) const { return 0; }
+  std::size_t key(int n) const { return static_cast<std::size_t>(n); }
+  std::size_t key_count() const { return 8; }
+};
 
 // Take 1 to kMost from a pile; whoever takes the last wins.
 template <int kMost, bool kDense = true>
@@ -398,4 +415,12 @@ TEST_CASE("a move list holds moves without default-constructing any", "[negamax]
   for (const NoDefault& move : list)
     sum += move.value;
   CHECK(sum == 13);
+}
+
+TEST_CASE("the conformance check finds a game whose moves depend on more than the state",
+          "[negamax]") {
+  negamax::Solver<Fickle> solver;
+  const auto fault = negamax::check_against_plain_recursion(solver, 5);
+  REQUIRE(fault.has_value());
+  CHECK(fault->starts_with("the value is "));
 }

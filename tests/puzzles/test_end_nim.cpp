@@ -4,6 +4,7 @@
 
 #include "../catch.hpp"
 #include "end_nim/end_nim.hpp"
+#include "negamax/conformance.hpp"
 #include "negamax/solver.hpp"
 
 using namespace puzzles::end_nim;
@@ -123,4 +124,19 @@ TEST_CASE("end-nim: the extremes: one heap, and 1000 heaps of 10^9", "[end-nim]"
   tilted.back() = kMaxBoxes - 1;
   CHECK(outcome(tilted) == Outcome::left);
   CHECK(searched(solver, {7, 7, 7, 7, 7, 6}) == Outcome::left);
+}
+
+TEST_CASE("end-nim: the library's conformance check passes on small rows, either side to move",
+          "[end-nim]") {
+  negamax::Solver<SearchGame> solver;
+  const std::vector<std::vector<Boxes>> rows = {{1},    {4},       {1, 1},    {3, 2},
+                                                {2, 3}, {2, 1, 2}, {3, 1, 2}, {1, 2, 1, 1}};
+  for (const auto& row : rows) {
+    for (const bool left : {true, false}) {
+      INFO("row of " << row.size() << " heaps, " << (left ? "Left" : "Right") << " to move");
+      const auto fault =
+          negamax::check_against_plain_recursion(solver, SearchGame::start(row, left));
+      REQUIRE_FALSE(fault.has_value());
+    }
+  }
 }

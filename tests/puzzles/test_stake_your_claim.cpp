@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../catch.hpp"
+#include "negamax/conformance.hpp"
 #include "stake_your_claim/stake_your_claim.hpp"
 
 using namespace puzzles::stake_your_claim;
@@ -154,4 +155,16 @@ TEST_CASE("stake: the extremes, one empty square and ten on the largest grid", "
   CHECK(solve({"..", ".."}) == slow_answer({"..", ".."}));
   CHECK(solve({"..", ".."}).row == 0);
   CHECK(solve({"..", ".."}).column == 0);
+}
+
+TEST_CASE("stake-your-claim: the library's conformance check passes on small grids",
+          "[stake-your-claim]") {
+  const std::vector<std::vector<std::string>> grids = {
+      {"01.1", "00..", ".01.", "...1"}, {"0.", ".1"}, {"...", ".0.", "1.."}};
+  for (const auto& rows : grids) {
+    INFO("grid " << rows.front() << "...");
+    negamax::Solver<Game> solver(Game{rows});
+    const auto fault = negamax::check_against_plain_recursion(solver, Game::State{});
+    REQUIRE_FALSE(fault.has_value());
+  }
 }

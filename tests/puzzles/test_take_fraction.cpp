@@ -5,6 +5,7 @@
 #include <random>
 
 #include "../catch.hpp"
+#include "negamax/conformance.hpp"
 #include "negamax/solver.hpp"
 #include "take_fraction/take_fraction.hpp"
 
@@ -102,4 +103,16 @@ TEST_CASE("take-fraction: the extremes n = 10^18 with m = 2 and m = 10^6", "[tak
   // Below m there is no move at all.
   CHECK(winning_move(kMaxDivisor - 1, kMaxDivisor) == std::nullopt);
   CHECK(winning_move(kMaxDivisor, kMaxDivisor) == 1);
+}
+
+TEST_CASE("take-fraction: the library's conformance check passes on every position up to 24",
+          "[take-fraction]") {
+  for (Grains m = 2; m <= 5; ++m) {
+    negamax::Solver<SearchGame> solver(SearchGame{m, 24});
+    for (Grains n = 0; n <= 24; ++n) {
+      INFO("n " << n << ", m " << m);
+      const auto fault = negamax::check_against_plain_recursion(solver, n);
+      REQUIRE_FALSE(fault.has_value());
+    }
+  }
 }

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "../catch.hpp"
+#include "negamax/conformance.hpp"
 #include "twins_noughts_crosses/twins_noughts_crosses.hpp"
 
 using namespace puzzles::twins_noughts_crosses;
@@ -78,5 +79,23 @@ TEST_CASE("twins: the library agrees with plain minimax over every order of play
     INFO("trial " << trial);
     CHECK(totals.first == plain_first_total(weights, grid, 0));
     CHECK(totals.first + totals.second == weights.total());
+  }
+}
+
+TEST_CASE("twins-noughts-crosses: the library's conformance check passes from the empty grid",
+          "[twins-noughts-crosses]") {
+  std::mt19937 random(2001);
+  for (int trial = 0; trial < 2; ++trial) {
+    Game game;
+    for (auto& row : game.weights.vertical)
+      for (int& weight : row)
+        weight = static_cast<int>(random() % (kMaxWeight + 1));
+    for (auto& row : game.weights.horizontal)
+      for (int& weight : row)
+        weight = static_cast<int>(random() % (kMaxWeight + 1));
+    INFO("trial " << trial);
+    negamax::Solver<Game> solver(game);
+    const auto fault = negamax::check_against_plain_recursion(solver, Game::State{});
+    REQUIRE_FALSE(fault.has_value());
   }
 }
