@@ -6,16 +6,11 @@
 
 #include "ioiwari/input/reading.hpp"
 #include "ioiwari/input/token.hpp"
+#include "textio/number.hpp"
 
 namespace ioiwari {
 
 namespace {
-
-std::string signed_text(int value) {
-  std::string text = value > 0 ? "+" : "";
-  text += std::to_string(value);
-  return text;
-}
 
 // A board as a JSON array of counts.
 std::string json_counts(const Board& board) {
@@ -107,11 +102,11 @@ void write_analysis(std::ostream& out, const Analysis& analysis, bool json) {
     out << "every pit is empty: the game is over\n";
     return;
   }
-  out << "value for the player to move: " << signed_text(analysis.value)
+  out << "value for the player to move: " << textio::signed_number(analysis.value)
       << " (bank difference at the end with perfect play on both sides)\n"
       << "moves, best first:\n";
   for (const PitValue& move : analysis.moves) {
-    out << "  pit " << move.pit.label() << ": " << signed_text(move.value)
+    out << "  pit " << move.pit.label() << ": " << textio::signed_number(move.value)
         << (move.value == analysis.value ? "  best" : "") << '\n';
   }
   // Columns as wide as the ring's boards and labels (the IOI ring's: 13 and 1).
@@ -241,11 +236,11 @@ void write_census(std::ostream& out, const std::vector<StartReport>& starts, boo
     for (std::size_t b = 0; b < report.best.size(); ++b) {
       best << (b ? " " : "") << report.best[b].label();
     }
-    std::string value = signed_text(report.value);
+    std::string value = textio::signed_number(report.value);
     std::string moves = best.str();
     out << "  " << report.start << "   " << value << std::string(7 - value.size(), ' ') << moves
         << std::string(moves.size() < 15 ? 15 - moves.size() : 1, ' ')
-        << signed_text(report.greedy_margin) << '\n';
+        << textio::signed_number(report.greedy_margin) << '\n';
   }
   if (ioi) {
     out << starts.size() << " starts; with perfect play player 1 wins " << first_wins << " of "
@@ -259,7 +254,7 @@ void write_census(std::ostream& out, const std::vector<StartReport>& starts, boo
         << first_ties << " and loses " << first_losses << "; by margin";
     bool first = true;
     for (const auto& [margin, count] : margins) {
-      out << (first ? " " : ", ") << signed_text(margin) << ": " << count;
+      out << (first ? " " : ", ") << textio::signed_number(margin) << ": " << count;
       first = false;
     }
     out << (claim ? "\nso the first player can always win on this ring\n"

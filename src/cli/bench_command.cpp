@@ -20,8 +20,8 @@ int run_bench(Invocation& call) {
   const Parsed& parsed = call.parsed;
   RingSetup setup(call);
   const Ring ring = setup.ring();
-  const bool negamax = parsed.flag("--negamax");
-  const bool json = parsed.flag("--json");
+  const bool negamax = parsed.given("--negamax");
+  const bool json = parsed.given("--json");
   if (negamax && ring.code_count() > kMostNegamaxBoards) {
     throw UsageError("--negamax holds an entry for every board of the ring: " +
                      std::to_string(ring.code_count()) + " boards, more than " +
@@ -34,9 +34,9 @@ int run_bench(Invocation& call) {
   const int runs = parsed.given("--runs") ? static_cast<int>(*parsed.number("--runs"))
                    : quick                ? 101
                                           : 1;
-  Progress progress(call.err,
-                    call.environment.error_is_terminal && !json && !parsed.flag("--quiet"), "bench",
-                    "runs", static_cast<std::size_t>(runs), call.environment.progress_delay);
+  Progress progress(
+      call.err, call.environment.error_is_terminal && !json && !parsed.given("--quiet"), "bench",
+      "runs", static_cast<std::size_t>(runs), call.environment.progress_delay);
   BenchResult result = run_bench(
       runs, negamax, ring, [&](int done) { progress.update(static_cast<std::size_t>(done)); });
   result.named = setup.named();

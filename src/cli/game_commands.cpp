@@ -26,7 +26,7 @@ std::optional<std::uint64_t> seed_of(const Invocation& call) {
 int run_player(Invocation& call) {
   RingSetup setup(call);
   const Environment& environment = call.environment;
-  const Player me = call.parsed.flag("--second") ? Player::second : Player::first;
+  const Player me = call.parsed.given("--second") ? Player::second : Player::first;
   std::optional<TerminalView> view;
   if (environment.input_is_terminal && environment.error_is_terminal) {
     view.emplace(call.err, !environment.no_color, me, environment.columns);
@@ -41,13 +41,13 @@ int run_play(Invocation& call) {
   RingSetup setup(call);
   const Environment& environment = call.environment;
   PlayOptions options;
-  options.person = call.parsed.flag("--second") ? Player::second : Player::first;
+  options.person = call.parsed.given("--second") ? Player::second : Player::first;
   std::optional<std::uint64_t> seed = seed_of(call);
   options.start = setup.start(seed);
   // Said only when a seed drew the start, to tell which.
   if (!call.parsed.given("--start")) options.seed = seed;
   options.color =
-      environment.output_is_terminal && !environment.no_color && !call.parsed.flag("--no-color");
+      environment.output_is_terminal && !environment.no_color && !call.parsed.given("--no-color");
   options.columns = environment.columns;
   options.interrupted = environment.interrupted;
   const Table& table = setup.table(options.start.total());

@@ -93,16 +93,16 @@ int run_referee(Invocation& call) {
   limits.after_end = milliseconds(parsed, "--exit-time");
   limits.wall_factor = static_cast<int>(*parsed.number("--wall-factor"));
   limits.memory_mb = static_cast<std::uint64_t>(*parsed.number("--memory"));
-  limits.data_limit = !parsed.flag("--no-data-limit");
-  limits.isolation = parsed.flag("--isolate")      ? Isolation::required
-                     : parsed.flag("--no-isolate") ? Isolation::off
-                                                   : Isolation::where_allowed;
-  limits.cgroups = !parsed.flag("--no-cgroups");
+  limits.data_limit = !parsed.given("--no-data-limit");
+  limits.isolation = parsed.given("--isolate")      ? Isolation::required
+                     : parsed.given("--no-isolate") ? Isolation::off
+                                                    : Isolation::where_allowed;
+  limits.cgroups = !parsed.given("--no-cgroups");
   limits.processes = static_cast<int>(*parsed.number("--processes"));
   if (parsed.given("--user")) limits.users = users_of(*parsed.text("--user"));
   limits.max_line_bytes = static_cast<std::size_t>(*parsed.number("--max-line"));
-  const bool json = parsed.flag("--json");
-  const bool quiet = parsed.flag("--quiet") || json;
+  const bool json = parsed.given("--json");
+  const bool quiet = parsed.given("--quiet") || json;
 
   // How the players are contained is decided once, with the player tried once as the games will
   // run it: what cannot run is refused now, with one line, not judged hundreds of times; what

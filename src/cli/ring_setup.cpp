@@ -26,23 +26,10 @@ int option_number(const Invocation& call, std::string_view name, int fallback) {
 
 }  // namespace
 
-std::string bytes_text(std::uint64_t bytes) {
-  const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
-  double size = static_cast<double>(bytes);
-  std::size_t unit = 0;
-  while (size >= 1000 && unit + 1 < std::size(units)) {
-    size /= 1000;
-    ++unit;
-  }
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(unit == 0 ? 0 : 1) << size << ' ' << units[unit];
-  return text.str();
-}
-
 TableReading table_reading(const Invocation& call) {
   TableReading reading;
   reading.roots = RootBook::built_in();
-  reading.trust_unknown_root = call.parsed.flag("--trust-table");
+  reading.trust_unknown_root = call.parsed.given("--trust-table");
   // Checked copies of the blocks it reads, up to half the machine's memory: a census of every
   // start of a large ring reads most of its table.
   const std::uint64_t memory = call.environment.memory_bytes;

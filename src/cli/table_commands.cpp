@@ -20,7 +20,7 @@ int run_solve(Invocation& call) {
   std::shared_ptr<const RingTable> table;
   int threads = 0;
   {
-    const SolveLine line(call, "solve", call.parsed.flag("--quiet"));
+    const SolveLine line(call, "solve", call.parsed.given("--quiet"));
     table = RingTable::solve(setup.geometry(), line.options());
     threads = line.threads();
   }
@@ -36,7 +36,7 @@ int run_solve(Invocation& call) {
 int run_verify(Invocation& call) {
   const std::string& path = call.parsed.operands().front();
   const auto begin = std::chrono::steady_clock::now();
-  const SolveLine line(call, "verify", call.parsed.flag("--quiet"));
+  const SolveLine line(call, "verify", call.parsed.given("--quiet"));
   const TableCheck check = verify_table(path, line.options(), RootBook::built_in());
   call.out << "table '" << path << "' is sound: the ring of " << check.ring.describe() << ", "
            << check.classes << " classes; " << check.blocks << " blocks ("

@@ -180,7 +180,7 @@ int run_solve(cli::Invocation& call) {
   LargeArray<std::uint64_t> lines((part.end_line - part.first_line) * kLineWords);
   LargeArray<std::int8_t> values(part.end_class - part.first_class);
 
-  cli::SolveLine line(call, "solve", call.parsed.flag("--quiet") || me != 0);
+  cli::SolveLine line(call, "solve", call.parsed.given("--quiet") || me != 0);
   SolveOptions options = line.options();
   options.threads = 1;  // the MPI exchange is called by one thread
   LayeredSolve solve(geometry, part.first_line, part.end_line, options);

@@ -1,6 +1,6 @@
 // The true roots of the table files of the rings ioiwari can solve on one machine: written by
 // scripts/known-roots, which solves each ring and reads its root; the tests solve the small ones
-// again and hold them to these (tests/test_table_format.cpp).
+// again and hold them to these (tests/core/test_table_format.cpp).
 #include <algorithm>
 #include <bit>
 #include <iterator>

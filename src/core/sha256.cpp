@@ -28,7 +28,7 @@ constexpr std::array<std::uint32_t, 8> kInitial = {0x6a09e667, 0xbb67ae85, 0x3c6
                                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 // The compression function as FIPS 180-4 states it. Its twin with the SHA instructions is
-// compress_x86() below; tests/test_sha256.cpp holds them equal.
+// compress_x86() below; tests/core/test_sha256.cpp holds them equal.
 void compress_portable(std::uint32_t* state, const unsigned char* blocks, std::size_t count) {
   for (; count > 0; --count, blocks += 64) {
     std::uint32_t w[64];

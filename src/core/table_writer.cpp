@@ -18,24 +18,11 @@
 #include "file_kind.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "temporary_files.hpp"
+#include "textio/number.hpp"
 
 namespace ioiwari {
 
 namespace {
-
-// "470.2 MB".
-std::string size_text(std::uint64_t bytes) {
-  const char* units[] = {"bytes", "kB", "MB", "GB", "TB"};
-  double size = static_cast<double>(bytes);
-  std::size_t unit = 0;
-  while (size >= 1000 && unit + 1 < std::size(units)) {
-    size /= 1000;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", size, units[unit]);
-  return text;
-}
 
 [[noreturn]] void unwritable(const std::string& path, const std::string& why) {
   throw TableFileError(TableFileError::Kind::unwritable,
@@ -152,10 +139,10 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry)
       struct statvfs space {};
       const std::string free_space =
           ::fstatvfs(fd_, &space) == 0
-              ? size_text(static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize)
+              ? textio::bytes_text(static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize)
               : "less";
-      unwritable(path, "the table needs " + size_text(geometry_.layout().file_bytes) + " and " +
-                           quoted_path(folder) + " has " + free_space + " free");
+      unwritable(path, "the table needs " + textio::bytes_text(geometry_.layout().file_bytes) +
+                           " and " + quoted_path(folder) + " has " + free_space + " free");
     }
     if (reserved != 0) unwritable(path, std::strerror(reserved));
   } catch (...) {

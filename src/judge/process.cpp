@@ -552,7 +552,6 @@ Usage ChildProcess::usage(Look look) const {
     // A process whose first thread has ended still runs while another thread does.
     if (!any_thread_runs(pid)) continue;
     usage.memory_kb += private_memory_kb(pid);
-    ++usage.processes;
   }
   return usage;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ioiwari/input/token.hpp"
+#include "textio/number.hpp"
 #include "textio/wrap.hpp"
 
 namespace ioiwari {
@@ -85,12 +86,6 @@ std::string help_text(Ring ring) {
   text += " into your bank, with itself; on a pit of 0 or ";
   text += full;
   text += "\nit goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
-  return text;
-}
-
-std::string signed_value(int value) {
-  std::string text = value > 0 ? "+" : "";
-  text += std::to_string(value);
   return text;
 }
 
@@ -207,7 +202,7 @@ class TerminalGame {
     std::string line;
     for (const PitValue& move : moves) {
       const std::string item =
-          "  pit " + std::to_string(move.pit.label()) + ": " + signed_value(move.value);
+          "  pit " + std::to_string(move.pit.label()) + ": " + textio::signed_number(move.value);
       if (!line.empty() && line.size() + item.size() > width()) {
         out_ << line << '\n';
         line.clear();
@@ -270,8 +265,9 @@ class TerminalGame {
       text.str("");
       text << "Your first costly move was move " << move_number << ", pit " << ply.pit.label()
            << " on " << ply.before << ": it cost you " << best - played
-           << (best - played == 1 ? " bead" : " beads") << " (worth " << signed_value(played)
-           << "; pit " << better.label() << " was worth " << signed_value(best) << ").";
+           << (best - played == 1 ? " bead" : " beads") << " (worth "
+           << textio::signed_number(played) << "; pit " << better.label() << " was worth "
+           << textio::signed_number(best) << ").";
       break;
     }
     return text.str();

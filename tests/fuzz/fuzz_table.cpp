@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../table_seal.hpp"
+#include "../support/table_seal.hpp"
 #include "fuzz_invariant.hpp"
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_file.hpp"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "../catch.hpp"
-#include "../run_program.hpp"
+#include "../support/run_program.hpp"
 #include "end_nim/end_nim.hpp"
 #include "stake_your_claim/stake_your_claim.hpp"
 #include "take_fraction/take_fraction.hpp"

@@ -111,9 +111,8 @@ class Parsed {
   const Command& command() const { return *command_; }
   // Whether --help or -h was among the options.
   bool asks_for_help() const { return help_; }
+  // Whether the option was given (for a flag, whether it is set).
   bool given(std::string_view name) const { return values_.contains(name); }
-  // A flag's presence.
-  bool flag(std::string_view name) const { return given(name); }
   // An integer option's value, or its declared default, or nothing.
   std::optional<long long> number(std::string_view name) const;
   // A text or choice option's value, or its declared default, or nothing.

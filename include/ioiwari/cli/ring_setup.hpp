@@ -19,6 +19,7 @@
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/player/protocol.hpp"
+#include "textio/number.hpp"
 
 namespace ioiwari::cli {
 
@@ -106,7 +107,6 @@ TableReading table_reading(const Invocation& call);
 // "--pits 12 --capacity 5": a ring as the options that give it.
 std::string ring_options(Ring ring);
 
-// "470.2 MB": a size for people.
-std::string bytes_text(std::uint64_t bytes);
+using textio::bytes_text;
 
 }  // namespace ioiwari::cli

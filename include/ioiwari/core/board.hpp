@@ -85,7 +85,7 @@ class Board {
   // The board turned clockwise by `steps` pits: the beads of pit p end up in pit p+steps.
   Board rotated(int steps) const;
   // The rotation of this board with the smallest code: one board stands for its class. The ring
-  // solver computes the same on packed digits, faster (canonical_code(), ring_table.hpp); a test
+  // solver computes the same on packed digits, faster (canonical_packed(), ring_index.hpp); a test
   // holds the two equal on every board of the rings the suite builds.
   Board canonical() const;
   // Whether this is a start under `rule` (each pit in range, the beads in all).

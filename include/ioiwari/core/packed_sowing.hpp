@@ -4,7 +4,7 @@
 // 15 cycles each: most of a solve's time went there. This copy decides every pit at once, with
 // bit operations on all the digits, and covers every move whose walk visits each pit at most
 // once; the others (a hand that comes round past the pit it was taken from) it leaves to sow().
-// A test (tests/test_ring_solver.cpp, "sowing: the packed copy ...") holds the two equal on
+// A test (tests/core/test_ring_solver.cpp, "sowing: the packed copy ...") holds the two equal on
 // every board and move of every ring of up to 8 pits with at most 2 million boards, and on random
 // boards of every ring.
 #pragma once

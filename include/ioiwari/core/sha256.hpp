@@ -2,7 +2,7 @@
 //
 // Two copies of the compression function: a portable one, and one with the x86 SHA extensions,
 // chosen at run time where the processor has them. The tests hold them equal on every length
-// and on the standard's test vectors (tests/test_sha256.cpp).
+// and on the standard's test vectors (tests/core/test_sha256.cpp).
 #pragma once
 
 #include <array>

@@ -52,7 +52,6 @@ struct Usage {
   std::chrono::nanoseconds cpu{0};  // CPU time, user and system, of the living and the ended
   std::uint64_t memory_kb = 0;      // anonymous and shared memory, not backed by a file, summed
   std::uint64_t oom_kills = 0;      // processes the kernel killed at the cgroup's memory cap
-  int processes = 0;                // processes still running, the program included
 };
 
 // A user and group to run a program as (the caller must be root).
@@ -133,8 +132,6 @@ class ChildProcess {
   // How many processes the program left running when it exited (killed since), as its cgroup
   // or the keeper counted them; 0 while it runs.
   int left_behind() const { return left_behind_; }
-  // Whether the program has ended and been reaped: exit_status() is then known.
-  std::optional<ExitStatus> exit_status() const { return status_; }
   // The program's peak resident set in kB, mapped files included, as the kernel counted it when
   // it ended; 0 while it runs.
   std::uint64_t max_rss_kb() const { return max_rss_kb_; }

@@ -426,8 +426,8 @@ TEST_CASE(
 
 TEST_CASE("the plain way and ioiwari's ring solver give every class of several rings one value",
           "[e2e][rings]") {
-  // tests/plain_ring_solver.cpp is written from the rules alone, with no code of ioiwari's: a
-  // second, independent statement of the solution, class by class.
+  // tests/programs/plain_ring_solver.cpp is written from the rules alone, with no code of
+  // ioiwari's: a second, independent statement of the solution, class by class.
   for (const Ring ring : {Ring{3, 1}, Ring{5, 9}, Ring{8, 5}, Ring{9, 4}, Ring{10, 2}}) {
     INFO(ring.describe());
     const auto run = test_support::run_program({PLAIN_RING_SOLVER, std::to_string(ring.pits),
