@@ -6,6 +6,7 @@
 #include "ioiwari/analysis/analysis.hpp"
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 
@@ -20,15 +21,15 @@ int run_analyze(Invocation& call) {
   if (!board) throw UsageError(error);
   const Table& table = setup.table(board->total());
   const Analysis analysis = analyze(table, *board);
-  write_analysis(call.out, analysis, call.parsed.given("--json"));
+  write_analysis(call.out, analysis, call.parsed.given(opt::json));
   return written(call, to_int(ExitCode::ok));
 }
 
 int run_starts(Invocation& call) {
   RingSetup setup(call);
-  const bool json = call.parsed.given("--json");
-  const bool quiet = call.parsed.given("--quiet") || json;
-  const bool classes = call.parsed.given("--classes");
+  const bool json = call.parsed.given(opt::json);
+  const bool quiet = call.parsed.given(opt::quiet) || json;
+  const bool classes = call.parsed.given(opt::classes);
   const std::vector<Board> all = setup.starts();
   const Table& table = setup.table(setup.start_rule().beads, quiet);
   Progress progress(call.err, call.environment.error_is_terminal && !quiet, "starts", "starts",

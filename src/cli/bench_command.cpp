@@ -4,6 +4,7 @@
 #include "ioiwari/bench/bench.hpp"
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 
@@ -20,8 +21,8 @@ int run_bench(Invocation& call) {
   const Parsed& parsed = call.parsed;
   RingSetup setup(call);
   const Ring ring = setup.ring();
-  const bool negamax = parsed.given("--negamax");
-  const bool json = parsed.given("--json");
+  const bool negamax = parsed.given(opt::negamax);
+  const bool json = parsed.given(opt::json);
   if (negamax && ring.code_count() > kMostNegamaxBoards) {
     throw UsageError("--negamax holds an entry for every board of the ring: " +
                      std::to_string(ring.code_count()) + " boards, more than " +
@@ -31,11 +32,11 @@ int run_bench(Invocation& call) {
   // A ring solved by ioiwari's own path takes under a millisecond: many runs; others may take
   // minutes each.
   const bool quick = Table::built_in(ring);
-  const int runs = parsed.given("--runs") ? static_cast<int>(*parsed.number("--runs"))
-                   : quick                ? 101
-                                          : 1;
+  const int runs = parsed.given(opt::runs) ? static_cast<int>(*parsed.number(opt::runs))
+                   : quick                 ? 101
+                                           : 1;
   Progress progress(
-      call.err, call.environment.error_is_terminal && !json && !parsed.given("--quiet"), "bench",
+      call.err, call.environment.error_is_terminal && !json && !parsed.given(opt::quiet), "bench",
       "runs", static_cast<std::size_t>(runs), call.environment.progress_delay);
   BenchResult result = run_bench(
       runs, negamax, ring, [&](int done) { progress.update(static_cast<std::size_t>(done)); });

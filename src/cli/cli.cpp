@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "ioiwari/cli/commands.hpp"
-#include "ioiwari/core/exit_code.hpp"
 #include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/input/exit_code.hpp"
 
 #ifndef IOIWARI_VERSION
 #define IOIWARI_VERSION "unknown"

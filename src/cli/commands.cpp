@@ -2,10 +2,12 @@
 #include "ioiwari/cli/commands.hpp"
 
 #include <array>
+#include <chrono>
 #include <limits>
 
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/core/ring.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/judge/opponent.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
@@ -16,6 +18,8 @@ namespace {
 
 constexpr long long kMaxSeed = std::numeric_limits<long long>::max();
 constexpr long long kMostMilliseconds = 3'600'000;
+// The failing games a referee's summary lists.
+constexpr long long kDefaultShown = 5;
 
 constexpr int code(ExitCode exit) {
   return static_cast<int>(exit);
@@ -23,24 +27,58 @@ constexpr int code(ExitCode exit) {
 
 // ---- The shared groups. ----------------------------------------------------------------------
 
+// The defaults that are fields of the structs the options set: taken from them, never written
+// again here.
+constexpr RefereeLimits kLimits{};
+constexpr long long kDefaultSeed = static_cast<long long>(RefereePlan{}.seed);
+constexpr long long kDefaultJobs = RefereePlan{}.jobs;
+constexpr long long milliseconds(std::chrono::milliseconds time) {
+  return time.count();
+}
+
 constexpr Option kRing[] = {
-    {"--pits", "N", Value::integer, "pits on the ring; the player then reads N counts", "7",
-     kMinPits, kMaxPits},
-    {"--capacity", "C", Value::integer, "the most beads a pit holds", "5", kMinCapacity,
-     kMaxCapacity},
-    {"--start-beads", "T", Value::integer, "the beads of a start", "3N-1", 1, kMaxRingBeads},
-    {"--start-range", "A..B", Value::text, "the beads of each pit of a start",
-     "2..4, 4 capped at C"},
+    {opt::pits,
+     "N",
+     Value::integer,
+     "pits on the ring; the player then reads N counts",
+     {},
+     kMinPits,
+     kMaxPits,
+     {},
+     false,
+     Ring::ioi().pits},
+    {opt::capacity,
+     "C",
+     Value::integer,
+     "the most beads a pit holds",
+     {},
+     kMinCapacity,
+     kMaxCapacity,
+     {},
+     false,
+     Ring::ioi().capacity},
+    {opt::start_beads, "T", Value::integer, "the beads of a start", "3N-1", 1, kMaxRingBeads},
+    {opt::start_range, "A..B", Value::range, "the beads of each pit of a start",
+     "2..4, 4 capped at C", 0, kMaxCapacity},
 };
 
 constexpr Option kTable[] = {
-    {"--table", "FILE", Value::text,
+    {opt::table, "FILE", Value::text,
      "play from a table file that 'ioiwari solve' wrote instead of solving the ring; status 7 "
      "when it is not a table, is damaged, is not the ring's true table, is of another ring, or "
      "changes while in use"},
-    {"--trust-table", "", Value::none,
+    {opt::trust_table, "", Value::none,
      "use --table even when ioiwari does not know the true root of its ring (a ring solved "
      "only by ioiwari-mpi); check the file with 'ioiwari verify' first"},
+};
+
+constexpr Option kJson[] = {
+    {opt::json, "", Value::none, "the output as one JSON object (its keys: docs/json.md)"},
+};
+
+constexpr Option kQuiet[] = {
+    {opt::quiet, "", Value::none,
+     "no progress line (drawn only where standard error is a terminal)"},
 };
 
 constexpr OptionGroup kGroups[] = {
@@ -49,6 +87,9 @@ constexpr OptionGroup kGroups[] = {
      "beads with 2 to 4 in each pit (docs/rules.md)",
      kRing},
     {Group::table, "Table", "where the ring's table comes from", kTable},
+    // Listed with each command's own options.
+    {Group::json, "", "", kJson},
+    {Group::quiet, "", "", kQuiet},
 };
 
 constexpr std::string_view kStrategies[] = {"optimal", "greedy", "random", "weakest"};
@@ -63,7 +104,7 @@ constexpr Exit kOutputExit = {code(ExitCode::output_closed),
 // ---- The player. -----------------------------------------------------------------------------
 
 constexpr Option kPlayerOptions[] = {
-    {"--second", "", Value::none, "play player 2: read player 1's move first"},
+    {opt::second, "", Value::none, "play player 2: read player 1's move first"},
 };
 constexpr Exit kPlayerExits[] = {
     {code(ExitCode::ok), "the game was played to its end (or --help, --version)"},
@@ -79,14 +120,14 @@ constexpr Exit kPlayerExits[] = {
 // ---- play. -----------------------------------------------------------------------------------
 
 constexpr Option kPlayOptions[] = {
-    {"--first", "", Value::none, "you move first (the default: the first player can win)"},
-    {"--second", "", Value::none, "ioiwari moves first"},
-    {"--start", "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
-    {"--seed", "N", Value::integer, "draws the random start reproducibly", "", 0, kMaxSeed},
-    {"--no-color", "", Value::none,
+    {opt::first, "", Value::none, "you move first (the default: the first player can win)"},
+    {opt::second, "", Value::none, "ioiwari moves first"},
+    {opt::start, "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
+    {opt::seed, "N", Value::integer, "draws the random start reproducibly", "", 0, kMaxSeed},
+    {opt::no_color, "", Value::none,
      "no colour (nor when NO_COLOR is set, TERM is dumb, or the output is not a terminal)"},
 };
-constexpr Conflict kPlayConflicts[] = {{"--first", "--second"}, {"--start", "--seed"}};
+constexpr Conflict kPlayConflicts[] = {{opt::first, opt::second}, {opt::start, opt::seed}};
 constexpr Exit kPlayExits[] = {
     {code(ExitCode::ok), "the game ended, or was left (quit, end of input)"},
     kUsageExit,
@@ -97,12 +138,12 @@ constexpr Exit kPlayExits[] = {
 // ---- opponent. -------------------------------------------------------------------------------
 
 constexpr Option kOpponentOptions[] = {
-    {"--start", "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
-    {"--seed", "N", Value::integer, "draws the start and the strategy's choices reproducibly", "",
+    {opt::start, "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
+    {opt::seed, "N", Value::integer, "draws the start and the strategy's choices reproducibly", "",
      0, kMaxSeed},
-    {"--strategy", "S", Value::choice, "how player 2 chooses its moves", "optimal", 0, 0,
+    {opt::strategy, "S", Value::choice, "how player 2 chooses its moves", "optimal", 0, 0,
      kStrategies},
-    {"--record", "FILE", Value::text,
+    {opt::record, "FILE", Value::text,
      "write the dialogue, with both banks after every move, and the result to FILE"},
 };
 constexpr Exit kOpponentExits[] = {
@@ -118,43 +159,123 @@ constexpr Exit kOpponentExits[] = {
 // ---- referee. --------------------------------------------------------------------------------
 
 constexpr Option kRefereeOptions[] = {
-    {"--starts", "all|classes|N", Value::text,
+    {opt::starts, "all|classes|N", Value::text,
      "every start, one of each rotation class, or N drawn at random", "all"},
-    {"--strategy", "S[,S...]|all", Value::text, "the opponents' strategies", "optimal"},
-    {"--seed", "N", Value::integer, "seeds the random starts and the strategies", "1", 0, kMaxSeed},
-    {"--jobs", "N", Value::integer, "games played at once, at most what the open-file limit allows",
-     "1", 1, kMostSlots},
-    {"--move-time", "MS", Value::integer,
-     "CPU time for each move, the player's start-up in its first", "2000", 1, kMostMilliseconds},
-    {"--game-time", "MS", Value::integer, "CPU time for the whole game", "20000", 1,
-     kMostMilliseconds},
-    {"--exit-time", "MS", Value::integer,
-     "CPU time to exit, writing nothing more, after the last move", "2000", 1, kMostMilliseconds},
-    {"--wall-factor", "N", Value::integer, "each limit's wall-clock time is N times its CPU time",
-     "5", 1, 1000},
-    {"--memory", "MB", Value::integer, "memory of the player's processes, mapped files not counted",
-     "1024", 1, 1 << 20},
-    {"--no-data-limit", "", Value::none,
+    {opt::strategy, "S[,S...]|all", Value::list, "the opponents' strategies", "optimal", 0, 0,
+     kStrategies},
+    {opt::seed,
+     "N",
+     Value::integer,
+     "seeds the random starts and the strategies",
+     {},
+     0,
+     kMaxSeed,
+     {},
+     false,
+     kDefaultSeed},
+    {opt::jobs,
+     "N",
+     Value::integer,
+     "games played at once, at most what the open-file limit allows",
+     {},
+     1,
+     kMostSlots,
+     {},
+     false,
+     kDefaultJobs},
+    {opt::move_time,
+     "MS",
+     Value::integer,
+     "CPU time for each move, the player's start-up in its first",
+     {},
+     1,
+     kMostMilliseconds,
+     {},
+     false,
+     milliseconds(kLimits.per_move)},
+    {opt::game_time,
+     "MS",
+     Value::integer,
+     "CPU time for the whole game",
+     {},
+     1,
+     kMostMilliseconds,
+     {},
+     false,
+     milliseconds(kLimits.per_game)},
+    {opt::exit_time,
+     "MS",
+     Value::integer,
+     "CPU time to exit, writing nothing more, after the last move",
+     {},
+     1,
+     kMostMilliseconds,
+     {},
+     false,
+     milliseconds(kLimits.after_end)},
+    {opt::wall_factor,
+     "N",
+     Value::integer,
+     "each limit's wall-clock time is N times its CPU time",
+     {},
+     1,
+     1000,
+     {},
+     false,
+     kLimits.wall_factor},
+    {opt::memory,
+     "MB",
+     Value::integer,
+     "memory of the player's processes, mapped files not counted",
+     {},
+     1,
+     1 << 20,
+     {},
+     false,
+     static_cast<long long>(kLimits.memory_mb)},
+    {opt::no_data_limit, "", Value::none,
      "no kernel cap (RLIMIT_DATA) at twice --memory on each process, for players that reserve "
      "more than they use (AddressSanitizer, a JVM)"},
-    {"--processes", "N", Value::integer,
-     "processes and threads of one game at once, the player's own included", "64", 1, 4096},
-    {"--user", "UID[:GID]", Value::text,
+    {opt::processes,
+     "N",
+     Value::integer,
+     "processes and threads of one game at once, the player's own included",
+     {},
+     1,
+     4096,
+     {},
+     false,
+     kLimits.processes},
+    {opt::user, "UID[:GID]", Value::text,
      "as root, run the player of game slot k (0 to --jobs - 1) as user UID+k and group GID+k",
      "61000:61000"},
-    {"--no-cgroups", "", Value::none,
+    {opt::no_cgroups, "", Value::none,
      "no cgroup for each game: the keeper counts and kills through /proc"},
-    {"--isolate", "", Value::none,
+    {opt::isolate, "", Value::none,
      "refuse to run unless each player can have new PID, mount, network and IPC namespaces"},
-    {"--no-isolate", "", Value::none, "run players in the referee's own namespaces"},
-    {"--max-line", "BYTES", Value::integer, "the longest move line read from the player", "64", 1,
-     1 << 20},
-    {"--show", "N", Value::integer, "failing games listed in the summary", "5", 0, 1'000'000},
-    {"--json", "", Value::none, "the summary as one JSON object"},
-    {"--quiet", "", Value::none,
-     "no progress line (drawn only where standard error is a terminal)"},
+    {opt::no_isolate, "", Value::none, "run players in the referee's own namespaces"},
+    {opt::max_line,
+     "BYTES",
+     Value::integer,
+     "the longest move line read from the player",
+     {},
+     1,
+     1 << 20,
+     {},
+     false,
+     static_cast<long long>(kLimits.max_line_bytes)},
+    {opt::show,
+     "N",
+     Value::integer,
+     "failing games listed in the summary",
+     {},
+     0,
+     1'000'000,
+     {},
+     false,
+     kDefaultShown},
 };
-constexpr Conflict kRefereeConflicts[] = {{"--isolate", "--no-isolate"}};
+constexpr Conflict kRefereeConflicts[] = {{opt::isolate, opt::no_isolate}};
 constexpr Exit kRefereeExits[] = {
     {static_cast<int>(RefereeExit::all_won), "every game won"},
     {static_cast<int>(RefereeExit::not_all_won), "not every game won"},
@@ -169,9 +290,6 @@ constexpr Exit kRefereeExits[] = {
 
 // ---- analyze, starts. ------------------------------------------------------------------------
 
-constexpr Option kAnalyzeOptions[] = {
-    {"--json", "", Value::none, "the analysis as one JSON object"},
-};
 constexpr Exit kAnalyzeExits[] = {
     {code(ExitCode::ok), "the board was analysed"},
     {code(ExitCode::usage), "bad command line or board"},
@@ -180,10 +298,7 @@ constexpr Exit kAnalyzeExits[] = {
 };
 
 constexpr Option kStartsOptions[] = {
-    {"--classes", "", Value::none, "one start of each rotation class"},
-    {"--json", "", Value::none, "the census as one JSON object"},
-    {"--quiet", "", Value::none,
-     "no progress line (drawn only where standard error is a terminal)"},
+    {opt::classes, "", Value::none, "one start of each rotation class"},
 };
 constexpr Exit kStartsExits[] = {
     {code(ExitCode::ok), "the census was written"},
@@ -195,13 +310,10 @@ constexpr Exit kStartsExits[] = {
 // ---- bench. ----------------------------------------------------------------------------------
 
 constexpr Option kBenchOptions[] = {
-    {"--runs", "N", Value::integer,
+    {opt::runs, "N", Value::integer,
      "builds, and games as a process (default 101 on the IOI's ring, 1 on others)", "", 1, 100'000},
-    {"--negamax", "", Value::none,
+    {opt::negamax, "", Value::none,
      "also solve every board N times with the generic memoized negamax library, and compare"},
-    {"--json", "", Value::none, "the result as one JSON object"},
-    {"--quiet", "", Value::none,
-     "no progress line (drawn only where standard error is a terminal)"},
 };
 constexpr Exit kBenchExits[] = {
     {code(ExitCode::ok), "the bench ran"},
@@ -212,9 +324,7 @@ constexpr Exit kBenchExits[] = {
 // ---- solve, verify. --------------------------------------------------------------------------
 
 constexpr Option kSolveOptions[] = {
-    {"--out", "FILE", Value::text, "where to write the table", "", 0, 0, {}, true},
-    {"--quiet", "", Value::none,
-     "no progress line (drawn only where standard error is a terminal)"},
+    {opt::out, "FILE", Value::text, "where to write the table", "", 0, 0, {}, true},
 };
 constexpr Exit kSolveExits[] = {
     {code(ExitCode::ok), "the table was written"},
@@ -224,10 +334,6 @@ constexpr Exit kSolveExits[] = {
      "FILE cannot take the table (no regular file, no directory, no room) or the write failed"},
 };
 
-constexpr Option kVerifyOptions[] = {
-    {"--quiet", "", Value::none,
-     "no progress line (drawn only where standard error is a terminal)"},
-};
 constexpr Exit kVerifyExits[] = {
     {code(ExitCode::ok), "the table is sound"},
     kUsageExit,
@@ -245,6 +351,7 @@ constexpr Exit kHelpExits[] = {
 };
 
 constexpr unsigned kRingAndTable = Group::ring | Group::table;
+constexpr unsigned kJsonOrQuiet = Group::json | Group::quiet;
 
 constexpr Command kCommands[] = {
     {"",
@@ -287,15 +394,15 @@ constexpr Command kCommands[] = {
      "end, output after the end, non-zero exit, killed by a signal, left processes behind). A "
      "win scores 4 points, a tie 2. Limits are CPU time of the player's processes, and their "
      "memory that is not a mapped file.",
-     kRefereeOptions, kRingAndTable, Operands::command, "PLAYER [ARGS...]", kRefereeConflicts,
-     kRefereeExits, run_referee},
+     kRefereeOptions, kRingAndTable | kJsonOrQuiet, Operands::command, "PLAYER [ARGS...]",
+     kRefereeConflicts, kRefereeExits, run_referee},
     {"analyze",
      "the value of every move on a board, and the best line to the end",
      "The board is N counts (separate words, or one quoted word) or its code, the number in "
      "base C+1 whose lowest digit is pit 1. Values are bank differences at the end of the game "
      "for the player to move, with perfect play on both sides.",
-     kAnalyzeOptions,
-     kRingAndTable,
+     {},
+     kRingAndTable | static_cast<unsigned>(Group::json),
      Operands::words,
      "P1 ... PN | CODE",
      {},
@@ -307,7 +414,7 @@ constexpr Command kCommands[] = {
      "it, and the margin of a greedy player 1 against perfect play, then checks whether the "
      "first player can always win.",
      kStartsOptions,
-     kRingAndTable,
+     kRingAndTable | kJsonOrQuiet,
      Operands::none,
      "",
      {},
@@ -320,7 +427,7 @@ constexpr Command kCommands[] = {
      "on a whole game, and N times with --version, and prints the median time and the minor "
      "page faults of each.",
      kBenchOptions,
-     static_cast<unsigned>(Group::ring),
+     static_cast<unsigned>(Group::ring) | kJsonOrQuiet,
      Operands::none,
      "",
      {},
@@ -332,7 +439,7 @@ constexpr Command kCommands[] = {
      "whole table; it solves every rotation class, one layer of bead count at a time on every "
      "core, then renames the table over FILE. The format is in docs/table-format.md.",
      kSolveOptions,
-     static_cast<unsigned>(Group::ring),
+     Group::ring | Group::quiet,
      Operands::none,
      "",
      {},
@@ -344,8 +451,8 @@ constexpr Command kCommands[] = {
      "all of them: every block against its checksum, every index line's counts against its bits, "
      "the index against the ring's classes, and every class's value against its moves' (about "
      "as long as a solve). The ring is the one the file names.",
-     kVerifyOptions,
-     0,
+     {},
+     static_cast<unsigned>(Group::quiet),
      Operands::one,
      "FILE",
      {},

@@ -7,6 +7,7 @@
 
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/judge/opponent.hpp"
 #include "ioiwari/play/terminal.hpp"
@@ -17,8 +18,8 @@ namespace ioiwari::cli {
 namespace {
 
 std::optional<std::uint64_t> seed_of(const Invocation& call) {
-  if (!call.parsed.given("--seed")) return std::nullopt;
-  return static_cast<std::uint64_t>(*call.parsed.number("--seed"));
+  if (!call.parsed.given(opt::seed)) return std::nullopt;
+  return static_cast<std::uint64_t>(*call.parsed.number(opt::seed));
 }
 
 }  // namespace
@@ -26,7 +27,7 @@ std::optional<std::uint64_t> seed_of(const Invocation& call) {
 int run_player(Invocation& call) {
   RingSetup setup(call);
   const Environment& environment = call.environment;
-  const Player me = call.parsed.given("--second") ? Player::second : Player::first;
+  const Player me = call.parsed.given(opt::second) ? Player::second : Player::first;
   std::optional<TerminalView> view;
   if (environment.input_is_terminal && environment.error_is_terminal) {
     view.emplace(call.err, !environment.no_color, me, environment.columns);
@@ -41,13 +42,13 @@ int run_play(Invocation& call) {
   RingSetup setup(call);
   const Environment& environment = call.environment;
   PlayOptions options;
-  options.person = call.parsed.given("--second") ? Player::second : Player::first;
+  options.person = call.parsed.given(opt::second) ? Player::second : Player::first;
   std::optional<std::uint64_t> seed = seed_of(call);
   options.start = setup.start(seed);
   // Said only when a seed drew the start, to tell which.
-  if (!call.parsed.given("--start")) options.seed = seed;
+  if (!call.parsed.given(opt::start)) options.seed = seed;
   options.color =
-      environment.output_is_terminal && !environment.no_color && !call.parsed.given("--no-color");
+      environment.output_is_terminal && !environment.no_color && !call.parsed.given(opt::no_color);
   options.columns = environment.columns;
   options.interrupted = environment.interrupted;
   const Table& table = setup.table(options.start.total());
@@ -64,8 +65,8 @@ int run_opponent(Invocation& call) {
   std::optional<std::uint64_t> seed = seed_of(call);
   options.start = setup.start(seed);
   options.seed = seed ? *seed : std::random_device{}();
-  options.strategy = *strategy_named(*call.parsed.text("--strategy"));
-  const auto record = call.parsed.text("--record");
+  options.strategy = *strategy_named(*call.parsed.text(opt::strategy));
+  const auto record = call.parsed.text(opt::record);
   std::ofstream record_file;
   if (record) {
     record_file.open(*record);

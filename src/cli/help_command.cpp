@@ -5,7 +5,7 @@
 
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "textio/wrap.hpp"
 
 namespace ioiwari::cli {

@@ -7,7 +7,7 @@
 
 #include "ioiwari/cli/cli.hpp"
 #include "ioiwari/cli/environment.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 
 int main(int argc, char** argv) {
   // A reader that goes away must give us EPIPE on write, not kill us with SIGPIPE.

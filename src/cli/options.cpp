@@ -24,11 +24,60 @@ std::string value_wanted(const Option& option) {
       }
       return names;
     }
+    case Value::list: {
+      std::string names;
+      for (std::string_view choice : option.choices)
+        names += std::string(choice) + ", ";
+      return names + "or all";
+    }
+    case Value::range:
+      return std::string(option.value_name) + ", counts " + std::to_string(option.low) + " to " +
+             std::to_string(option.high) + " with A at most B";
     case Value::text:
     case Value::none:
       break;
   }
   return std::string(option.value_name);
+}
+
+// The two ends of a range's value, when it is one: "A..B" of whole numbers in the option's
+// bounds, A at most B.
+std::optional<std::pair<long long, long long>> range_of(const Option& option,
+                                                        std::string_view text) {
+  const auto dots = text.find("..");
+  if (dots == std::string_view::npos) return std::nullopt;
+  const Number low = parse_number(text.substr(0, dots));
+  const Number high = parse_number(text.substr(dots + 2));
+  const auto fits = [&](const Number& end) {
+    return end.kind == Number::Kind::integer && end.value >= option.low && end.value <= option.high;
+  };
+  if (!fits(low) || !fits(high) || low.value > high.value) return std::nullopt;
+  return std::pair{low.value, high.value};
+}
+
+// The items of a list's value ("all": every choice), or the first item that is no choice.
+struct Items {
+  std::vector<std::string> items;
+  std::optional<std::string> unknown;
+};
+Items items_of(const Option& option, std::string_view text) {
+  Items found;
+  if (text == "all") {
+    for (std::string_view choice : option.choices)
+      found.items.emplace_back(choice);
+    return found;
+  }
+  while (true) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    if (std::find(option.choices.begin(), option.choices.end(), item) == option.choices.end()) {
+      found.unknown = std::string(item);
+      return found;
+    }
+    found.items.emplace_back(item);
+    if (comma == std::string_view::npos) return found;
+    text = text.substr(comma + 1);
+  }
 }
 
 bool is_help(std::string_view arg) {
@@ -116,6 +165,15 @@ Parsed::Parsed(const Command& command, std::span<const std::string_view> args)
       throw UsageError(std::string(name) + " is one of " + value_wanted(option) + ", not " +
                        textio::quoted(*value));
     }
+    if (option.value == Value::range && !range_of(option, *value)) {
+      throw UsageError(wanted + ", not " + textio::quoted(*value));
+    }
+    if (option.value == Value::list) {
+      if (const auto unknown = items_of(option, *value).unknown) {
+        throw UsageError(std::string(name) + ": " + textio::quoted(*unknown) + " is not one of " +
+                         value_wanted(option));
+      }
+    }
     values_.emplace(name, *value);
   }
   for (const Option* option : known) {
@@ -151,11 +209,26 @@ const Option& Parsed::declared(std::string_view name) const {
 std::optional<long long> Parsed::number(std::string_view name) const {
   const Option& option = declared(name);
   const auto given = values_.find(name);
-  const std::string_view text =
-      given != values_.end() ? std::string_view(given->second) : option.fallback;
-  const Number number = parse_number(text);
+  if (given == values_.end()) return option.preset;
+  const Number number = parse_number(given->second);
   if (number.kind != Number::Kind::integer) return std::nullopt;
   return number.value;
+}
+
+std::optional<std::vector<std::string>> Parsed::list(std::string_view name) const {
+  const Option& option = declared(name);
+  const auto given = values_.find(name);
+  const std::string_view text =
+      given != values_.end() ? std::string_view(given->second) : option.fallback;
+  if (text.empty()) return std::nullopt;
+  return items_of(option, text).items;
+}
+
+std::optional<std::pair<long long, long long>> Parsed::range(std::string_view name) const {
+  const Option& option = declared(name);
+  const auto given = values_.find(name);
+  if (given == values_.end()) return std::nullopt;
+  return range_of(option, given->second);
 }
 
 std::optional<std::string> Parsed::text(std::string_view name) const {
@@ -182,26 +255,35 @@ std::string synopsis(const Command& command) {
     if (!option.value_name.empty()) text.append(" ").append(option.value_name);
     return text;
   };
+  // The command's own options, then those of the untitled groups it takes.
+  std::vector<const Option*> own;
+  for (const Option& option : command.options)
+    own.push_back(&option);
+  for (const OptionGroup& group : option_groups()) {
+    if (!command.takes(group.group) || !group.title.empty()) continue;
+    for (const Option& option : group.options)
+      own.push_back(&option);
+  }
   std::vector<std::string_view> done;
   // A long list of options is shown as one word; help lists them.
   constexpr std::size_t kMostShown = 6;
-  if (command.options.size() > kMostShown) line += " [OPTIONS]";
-  for (const Option& option : command.options) {
-    if (command.options.size() > kMostShown) break;
-    if (std::find(done.begin(), done.end(), option.name) != done.end()) continue;
-    std::string alternatives = shown(option);
+  if (own.size() > kMostShown) line += " [OPTIONS]";
+  for (const Option* option : own) {
+    if (own.size() > kMostShown) break;
+    if (std::find(done.begin(), done.end(), option->name) != done.end()) continue;
+    std::string alternatives = shown(*option);
     // Options that do not go together are shown as one choice.
     for (const Conflict& conflict : command.conflicts) {
-      if (conflict.a != option.name) continue;
-      for (const Option& other : command.options) {
-        if (other.name == conflict.b) alternatives.append(" | ").append(shown(other));
+      if (conflict.a != option->name) continue;
+      for (const Option* other : own) {
+        if (other->name == conflict.b) alternatives.append(" | ").append(shown(*other));
       }
       done.push_back(conflict.b);
     }
-    line += option.required ? " " + alternatives : " [" + alternatives + "]";
+    line += option->required ? " " + alternatives : " [" + alternatives + "]";
   }
   for (const OptionGroup& group : option_groups()) {
-    if (!command.takes(group.group)) continue;
+    if (!command.takes(group.group) || group.title.empty()) continue;
     std::string title(group.title);
     std::transform(title.begin(), title.end(), title.begin(),
                    [](char c) { return static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c); });
@@ -237,7 +319,9 @@ void write_option(std::ostream& out, const Option& option, std::size_t width) {
     notes = std::to_string(option.low) + " to " + std::to_string(option.high);
   }
   if (option.value == Value::choice) notes = value_wanted(option);
-  if (!option.fallback.empty()) {
+  if (option.preset) {
+    notes += (notes.empty() ? "default " : ", default ") + std::to_string(*option.preset);
+  } else if (!option.fallback.empty()) {
     notes += (notes.empty() ? "default " : ", default ") + std::string(option.fallback);
   }
   if (option.required) notes = "required";
@@ -272,12 +356,20 @@ void write_help(std::ostream& out, const Command& command, int width) {
   out << textio::wrap("usage: " + synopsis(command), columns, 7) << "\n\n"
       << textio::wrap(std::string(command.summary) + ".", columns) << "\n\n";
   if (!command.details.empty()) out << textio::wrap(command.details, columns) << "\n\n";
-  if (!command.options.empty()) {
-    out << "Options:\n";
-    write_options(out, command.options, width);
+  // The command's own options, and those of the untitled groups it takes (--json, --quiet).
+  bool listed = false;
+  const auto list = [&](std::span<const Option> options) {
+    if (options.empty()) return;
+    if (!listed) out << "Options:\n";
+    listed = true;
+    write_options(out, options, width);
+  };
+  list(command.options);
+  for (const OptionGroup& group : option_groups()) {
+    if (command.takes(group.group) && group.title.empty()) list(group.options);
   }
   for (const OptionGroup& group : option_groups()) {
-    if (!command.takes(group.group)) continue;
+    if (!command.takes(group.group) || group.title.empty()) continue;
     out << '\n'
         << textio::wrap(std::string(group.title) + ": " + std::string(group.about), columns)
         << '\n';

@@ -6,6 +6,7 @@
 
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/random.hpp"
@@ -15,21 +16,11 @@ namespace ioiwari::cli {
 
 namespace {
 
-// The strategies of --strategy: names separated by commas, or all.
-std::vector<Strategy> strategies_of(const std::string& text) {
+// The strategies of --strategy, which the command line has checked.
+std::vector<Strategy> strategies_of(const std::vector<std::string>& names) {
   std::vector<Strategy> strategies;
-  std::string_view list = text;
-  if (list == "all") list = "optimal,greedy,random,weakest";
-  while (!list.empty()) {
-    const auto comma = list.find(',');
-    const auto strategy = strategy_named(list.substr(0, comma));
-    if (!strategy) {
-      throw UsageError("--strategy: unknown strategy " + textio::quoted(list.substr(0, comma)) +
-                       ": optimal, greedy, random, weakest or all");
-    }
-    strategies.push_back(*strategy);
-    list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
-  }
+  for (const std::string& name : names)
+    strategies.push_back(*strategy_named(name));
   return strategies;
 }
 
@@ -83,26 +74,26 @@ int run_referee(Invocation& call) {
   RingSetup setup(call);
   RefereePlan plan;
   plan.player = parsed.operands();
-  plan.seed = static_cast<std::uint64_t>(*parsed.number("--seed"));
-  plan.jobs = static_cast<int>(*parsed.number("--jobs"));
-  plan.strategies = strategies_of(*parsed.text("--strategy"));
-  plan.starts = starts_of(*parsed.text("--starts"), setup.starts(), plan.seed);
+  plan.seed = static_cast<std::uint64_t>(*parsed.number(opt::seed));
+  plan.jobs = static_cast<int>(*parsed.number(opt::jobs));
+  plan.strategies = strategies_of(*parsed.list(opt::strategy));
+  plan.starts = starts_of(*parsed.text(opt::starts), setup.starts(), plan.seed);
   RefereeLimits& limits = plan.limits;
-  limits.per_move = milliseconds(parsed, "--move-time");
-  limits.per_game = milliseconds(parsed, "--game-time");
-  limits.after_end = milliseconds(parsed, "--exit-time");
-  limits.wall_factor = static_cast<int>(*parsed.number("--wall-factor"));
-  limits.memory_mb = static_cast<std::uint64_t>(*parsed.number("--memory"));
-  limits.data_limit = !parsed.given("--no-data-limit");
-  limits.isolation = parsed.given("--isolate")      ? Isolation::required
-                     : parsed.given("--no-isolate") ? Isolation::off
-                                                    : Isolation::where_allowed;
-  limits.cgroups = !parsed.given("--no-cgroups");
-  limits.processes = static_cast<int>(*parsed.number("--processes"));
-  if (parsed.given("--user")) limits.users = users_of(*parsed.text("--user"));
-  limits.max_line_bytes = static_cast<std::size_t>(*parsed.number("--max-line"));
-  const bool json = parsed.given("--json");
-  const bool quiet = parsed.given("--quiet") || json;
+  limits.per_move = milliseconds(parsed, opt::move_time);
+  limits.per_game = milliseconds(parsed, opt::game_time);
+  limits.after_end = milliseconds(parsed, opt::exit_time);
+  limits.wall_factor = static_cast<int>(*parsed.number(opt::wall_factor));
+  limits.memory_mb = static_cast<std::uint64_t>(*parsed.number(opt::memory));
+  limits.data_limit = !parsed.given(opt::no_data_limit);
+  limits.isolation = parsed.given(opt::isolate)      ? Isolation::required
+                     : parsed.given(opt::no_isolate) ? Isolation::off
+                                                     : Isolation::where_allowed;
+  limits.cgroups = !parsed.given(opt::no_cgroups);
+  limits.processes = static_cast<int>(*parsed.number(opt::processes));
+  if (parsed.given(opt::user)) limits.users = users_of(*parsed.text(opt::user));
+  limits.max_line_bytes = static_cast<std::size_t>(*parsed.number(opt::max_line));
+  const bool json = parsed.given(opt::json);
+  const bool quiet = parsed.given(opt::quiet) || json;
 
   // How the players are contained is decided once, with the player tried once as the games will
   // run it: what cannot run is refused now, with one line, not judged hundreds of times; what
@@ -155,7 +146,7 @@ int run_referee(Invocation& call) {
   if (json) {
     write_json(call.out, plan, *sandbox, reports);
   } else {
-    write_summary(call.out, plan, *sandbox, reports, static_cast<int>(*parsed.number("--show")));
+    write_summary(call.out, plan, *sandbox, reports, static_cast<int>(*parsed.number(opt::show)));
   }
   const bool all_won = std::all_of(reports.begin(), reports.end(),
                                    [](const GameReport& r) { return r.verdict == Verdict::win; });

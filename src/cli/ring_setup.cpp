@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/core/random.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/input/reading.hpp"
@@ -19,17 +20,12 @@ constexpr std::uint64_t kMostStarts = 10'000'000;
 // The memory for a table file's checked blocks where the machine's is not known.
 constexpr std::uint64_t kTableCacheWithoutMemory = std::uint64_t{1} << 30;
 
-int option_number(const Invocation& call, std::string_view name, int fallback) {
-  const auto given = call.parsed.given(name) ? call.parsed.number(name) : std::nullopt;
-  return given ? static_cast<int>(*given) : fallback;
-}
-
 }  // namespace
 
 TableReading table_reading(const Invocation& call) {
   TableReading reading;
   reading.roots = RootBook::built_in();
-  reading.trust_unknown_root = call.parsed.given("--trust-table");
+  reading.trust_unknown_root = call.parsed.given(opt::trust_table);
   // Checked copies of the blocks it reads, up to half the machine's memory: a census of every
   // start of a large ring reads most of its table.
   const std::uint64_t memory = call.environment.memory_bytes;
@@ -43,36 +39,23 @@ std::string ring_options(Ring ring) {
 
 RingSetup::RingSetup(const Invocation& call) : call_(call) {
   const Parsed& parsed = call.parsed;
-  ring_.pits = option_number(call, "--pits", Ring::ioi().pits);
-  ring_.capacity = option_number(call, "--capacity", Ring::ioi().capacity);
+  // Their defaults are the IOI ring's (the option table takes them from Ring::ioi()).
+  ring_.pits = static_cast<int>(*parsed.number(opt::pits));
+  ring_.capacity = static_cast<int>(*parsed.number(opt::capacity));
   if (!ring_.playable()) {
     throw UsageError(ring_options(ring_) + ": a ring holds at most " +
                      std::to_string(kMaxRingBeads) + " beads (pits times capacity), the most a " +
                      "table's one-byte values allow");
   }
   rule_ = StartRule::defaults_for(ring_);
-  if (parsed.command().takes(Group::table)) file_ = parsed.text("--table");
-  if (parsed.given("--start-range")) {
-    const std::string text = *parsed.text("--start-range");
-    const auto dots = text.find("..");
-    const auto number = [&](std::string_view part) -> std::optional<int> {
-      const Number value = parse_number(part);
-      if (value.kind != Number::Kind::integer || value.value < 0 || value.value > kMaxCapacity)
-        return std::nullopt;
-      return static_cast<int>(value.value);
-    };
-    const auto low = dots == std::string::npos ? std::nullopt : number(text.substr(0, dots));
-    const auto high = dots == std::string::npos ? std::nullopt : number(text.substr(dots + 2));
-    if (!low || !high || *low > *high) {
-      throw UsageError("--start-range needs A..B, counts 0 to " + std::to_string(kMaxCapacity) +
-                       " with A at most B, not " + textio::quoted(text));
-    }
-    rule_.min_beads = *low;
-    rule_.max_beads = *high;
+  if (parsed.command().takes(Group::table)) file_ = parsed.text(opt::table);
+  if (const auto range = parsed.range(opt::start_range)) {
+    rule_.min_beads = static_cast<int>(range->first);
+    rule_.max_beads = static_cast<int>(range->second);
   }
-  if (parsed.given("--start-beads")) {
+  if (parsed.given(opt::start_beads)) {
     beads_given_ = true;
-    rule_.beads = static_cast<int>(*parsed.number("--start-beads"));
+    rule_.beads = static_cast<int>(*parsed.number(opt::start_beads));
   }
 }
 
@@ -114,7 +97,7 @@ std::vector<Board> RingSetup::starts() const {
 }
 
 std::optional<Board> RingSetup::given_start() const {
-  const auto text = call_.parsed.text("--start");
+  const auto text = call_.parsed.text(opt::start);
   if (!text) return std::nullopt;
   std::istringstream counts(*text);
   TokenReader reader(counts);

@@ -1,7 +1,7 @@
 #include "cluster.hpp"
 
 #include "ioiwari/cli/commands.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 
 namespace ioiwari::cluster {
 
@@ -31,7 +31,7 @@ const cli::Command kCommands[] = {
      "prints a line for the solve and one for each process: its share, its times, what it sent "
      "and its peak memory.",
      cli::solve_options(),
-     static_cast<unsigned>(cli::Group::ring),
+     cli::Group::ring | cli::Group::quiet,
      cli::Operands::none,
      "",
      {},

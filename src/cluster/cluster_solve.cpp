@@ -22,13 +22,14 @@
 #include "cluster.hpp"
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
-#include "ioiwari/core/exit_code.hpp"
 #include "ioiwari/core/large_array.hpp"
 #include "ioiwari/core/ring_index.hpp"
 #include "ioiwari/core/ring_solver.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "mpi_exchange.hpp"
 
 namespace ioiwari::cluster {
@@ -161,7 +162,7 @@ int run_solve(cli::Invocation& call) {
   std::optional<TableOutput> output;
   if (me == 0) {
     try {
-      output.emplace(*call.parsed.text("--out"), geometry);
+      output.emplace(*call.parsed.text(cli::opt::out), geometry);
     } catch (const TableFileError& error) {
       call.complain(error.what());
     }
@@ -180,7 +181,7 @@ int run_solve(cli::Invocation& call) {
   LargeArray<std::uint64_t> lines((part.end_line - part.first_line) * kLineWords);
   LargeArray<std::int8_t> values(part.end_class - part.first_class);
 
-  cli::SolveLine line(call, "solve", call.parsed.given("--quiet") || me != 0);
+  cli::SolveLine line(call, "solve", call.parsed.given(cli::opt::quiet) || me != 0);
   SolveOptions options = line.options();
   options.threads = 1;  // the MPI exchange is called by one thread
   LayeredSolve solve(geometry, part.first_line, part.end_line, options);
@@ -223,8 +224,8 @@ int run_solve(cli::Invocation& call) {
   call.out << std::fixed << std::setprecision(1) << "solved the ring of " << ring.describe() << ": "
            << shares.first_classes.back() << " classes in " << seconds_since(begin) << " s on "
            << processes << (processes == 1 ? " process" : " processes") << "; wrote "
-           << *call.parsed.text("--out") << " (" << cli::bytes_text(output->bytes()) << "), root "
-           << hex(output->root()) << "\n";
+           << *call.parsed.text(cli::opt::out) << " (" << cli::bytes_text(output->bytes())
+           << "), root " << hex(output->root()) << "\n";
   for (std::size_t q = 0; q < reports.size(); ++q) {
     const Report& report = reports[q];
     call.out << "process " << q << ": " << report.classes << " classes in " << report.lines

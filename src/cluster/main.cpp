@@ -11,7 +11,7 @@
 #include "cluster.hpp"
 #include "ioiwari/cli/cli.hpp"
 #include "ioiwari/cli/environment.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 
 #ifndef IOIWARI_VERSION
 #define IOIWARI_VERSION "unknown"

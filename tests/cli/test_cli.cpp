@@ -10,8 +10,9 @@
 #include "catch.hpp"
 #include "ioiwari/cli/cli.hpp"
 #include "ioiwari/cli/commands.hpp"
+#include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/core/board.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/judge/opponent.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
@@ -134,29 +135,51 @@ TEST_CASE("an option given twice, or two that do not go together, are refused", 
   CHECK(run({"analyze", "--pits=5", "--capacity=3", "2", "1", "0", "3", "1"}).code == 0);
 }
 
-TEST_CASE("the declared defaults are the ones the code plays with", "[cli]") {
-  // Held equal here, where the code keeps a second copy for its own callers.
+TEST_CASE("the declared defaults are the structs' own, and help shows them", "[cli]") {
+  // The option table takes each default from the struct whose field the option sets: a command
+  // line without the options gives the struct's values, and help prints them.
   const cli::Command& referee = *cli::find_command("referee");
-  const auto fallback = [&](std::string_view name) {
-    for (const cli::Option* option : cli::options_of(referee)) {
-      if (option->name == name) return std::string(option->fallback);
-    }
-    return std::string();
-  };
+  const std::vector<std::string_view> args = {"--", "x"};
+  const cli::Parsed parsed(referee, args);
   const RefereeLimits limits;
-  CHECK(fallback("--move-time") == std::to_string(limits.per_move.count()));
-  CHECK(fallback("--game-time") == std::to_string(limits.per_game.count()));
-  CHECK(fallback("--exit-time") == std::to_string(limits.after_end.count()));
-  CHECK(fallback("--wall-factor") == std::to_string(limits.wall_factor));
-  CHECK(fallback("--memory") == std::to_string(limits.memory_mb));
-  CHECK(fallback("--max-line") == std::to_string(limits.max_line_bytes));
-  CHECK(fallback("--processes") == std::to_string(limits.processes));
-  CHECK(fallback("--user") ==
+  CHECK(parsed.number(cli::opt::move_time) == limits.per_move.count());
+  CHECK(parsed.number(cli::opt::game_time) == limits.per_game.count());
+  CHECK(parsed.number(cli::opt::exit_time) == limits.after_end.count());
+  CHECK(parsed.number(cli::opt::wall_factor) == limits.wall_factor);
+  CHECK(parsed.number(cli::opt::memory) == static_cast<long long>(limits.memory_mb));
+  CHECK(parsed.number(cli::opt::max_line) == static_cast<long long>(limits.max_line_bytes));
+  CHECK(parsed.number(cli::opt::processes) == limits.processes);
+  CHECK(parsed.text(cli::opt::user) ==
         std::to_string(kDefaultUsers.uid) + ":" + std::to_string(kDefaultUsers.gid));
-  CHECK(fallback("--seed") == std::to_string(RefereePlan{}.seed));
-  CHECK(fallback("--jobs") == std::to_string(RefereePlan{}.jobs));
-  CHECK(fallback("--pits") == std::to_string(Ring::ioi().pits));
-  CHECK(fallback("--capacity") == std::to_string(Ring::ioi().capacity));
+  CHECK(parsed.number(cli::opt::seed) == static_cast<long long>(RefereePlan{}.seed));
+  CHECK(parsed.number(cli::opt::jobs) == RefereePlan{}.jobs);
+  CHECK(parsed.number(cli::opt::pits) == Ring::ioi().pits);
+  CHECK(parsed.number(cli::opt::capacity) == Ring::ioi().capacity);
+  CHECK(parsed.list(cli::opt::strategy) == std::vector<std::string>{"optimal"});
+  CHECK_FALSE(parsed.range(cli::opt::start_range).has_value());
+  const std::string help = run({"referee", "--help"}).out;
+  CHECK(help.find("(1 to 3600000, default " + std::to_string(limits.per_move.count()) + ")") !=
+        std::string::npos);
+  CHECK(help.find("(1 to 4096, default " + std::to_string(limits.processes) + ")") !=
+        std::string::npos);
+}
+
+TEST_CASE("list and range options are parsed by their declaration", "[cli]") {
+  const cli::Command& referee = *cli::find_command("referee");
+  const std::vector<std::string_view> some = {"--strategy", "greedy,weakest", "--", "x"};
+  CHECK(cli::Parsed(referee, some).list(cli::opt::strategy) ==
+        std::vector<std::string>{"greedy", "weakest"});
+  const std::vector<std::string_view> all = {"--strategy", "all", "--", "x"};
+  CHECK(cli::Parsed(referee, all).list(cli::opt::strategy) ==
+        std::vector<std::string>{"optimal", "greedy", "random", "weakest"});
+  const cli::Command& starts = *cli::find_command("starts");
+  const std::vector<std::string_view> range = {"--start-range", "1..3"};
+  CHECK(cli::Parsed(starts, range).range(cli::opt::start_range) == std::pair{1LL, 3LL});
+  for (const std::string_view bad : {"3..1", "0..10", "1.3", "..3", "a..b", "1..3..4"}) {
+    INFO(bad);
+    const std::vector<std::string_view> refused = {"--start-range", bad};
+    CHECK_THROWS_AS(cli::Parsed(starts, refused), cli::UsageError);
+  }
 }
 
 TEST_CASE("no arguments plays player 1 and reports bad input on standard error", "[cli]") {
@@ -264,8 +287,8 @@ TEST_CASE("every command rejects bad options with one line, a pointer to its hel
       {{"referee", "--starts", "some", "--", "x"},
        "ioiwari: referee: --starts is all, classes or a count 1 to 1000000, not \"some\"\n"},
       {{"referee", "--strategy", "optimal,clever", "--", "x"},
-       "ioiwari: referee: --strategy: unknown strategy \"clever\": optimal, greedy, random, "
-       "weakest or all\n"},
+       "ioiwari: referee: --strategy: \"clever\" is not one of optimal, greedy, random, "
+       "weakest, or all\n"},
       {{"referee", "--move-time", "fast", "--", "x"},
        "ioiwari: referee: --move-time needs a number 1 to 3600000, not \"fast\"\n"},
       {{"referee", "--verbose", "--", "x"}, "ioiwari: referee: unknown option '--verbose'\n"},

@@ -103,6 +103,14 @@ TEST_CASE("the manual page names every command, option and exit status of the ta
       INFO(option.name);
       CHECK(entry.find(roff(option.name)) != std::string::npos);
     }
+    // The untitled groups' options (--json, --quiet) are the command's own, to a reader.
+    for (const OptionGroup& group : option_groups()) {
+      if (!group.title.empty() || !command.takes(group.group)) continue;
+      for (const Option& option : group.options) {
+        INFO(option.name);
+        CHECK(entry.find(roff(option.name)) != std::string::npos);
+      }
+    }
     // Its exit statuses, in its paragraph of EXIT STATUS.
     const std::string statuses = command.name.empty()
                                      ? section(exits, ".SH EXIT STATUS", ".PP")
@@ -114,6 +122,7 @@ TEST_CASE("the manual page names every command, option and exit status of the ta
   }
   const std::string ring = section(page, ".SH RING OPTIONS", ".SH ");
   for (const OptionGroup& group : option_groups()) {
+    if (group.title.empty()) continue;
     for (const Option& option : group.options) {
       INFO(option.name);
       CHECK(ring.find(roff(option.name)) != std::string::npos);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/core/exit_code.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"

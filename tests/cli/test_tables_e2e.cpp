@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "ioiwari/core/exit_code.hpp"
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/core/ring_table.hpp"
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/judge/process.hpp"
 #include "referee_support.hpp"
 #include "run_program.hpp"

@@ -24,6 +24,7 @@
 #include "ioiwari/judge/referee.hpp"
 #include "json_schema.hpp"
 #include "referee_support.hpp"
+#include "run_program.hpp"
 #include "support.hpp"
 #include "table_files.hpp"
 #include "text_support.hpp"
@@ -505,43 +506,15 @@ TEST_CASE("the verdict at the player's exit, case by case", "[referee]") {
 namespace {
 
 // Runs the binary with `args` in a child whose limits `prepare` sets (in the child, before exec),
-// and collects how it ends.
-struct Ended {
-  int status = -1;  // its exit status, or -1 when a signal ended it
-  std::string out, err;
-};
-
+// and collects how it ends: the tests' one way to run a program (support/run_program.hpp).
+using Ended = test_support::Run;
 Ended run_limited(const std::string& binary, const std::vector<std::string>& args,
                   const std::function<void()>& prepare) {
-  test::TempFolder folder;
-  const std::string out_path = folder.file("out"), err_path = folder.file("err");
   std::vector<std::string> argv = {binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> pointers;
-  for (std::string& arg : argv)
-    pointers.push_back(arg.data());
-  pointers.push_back(nullptr);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT, 0666);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT, 0666);
-    const int in = ::open("/dev/null", O_RDONLY);
-    ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    prepare();
-    ::execv(pointers[0], pointers.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  Ended ended;
-  ended.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream out(out_path), err(err_path);
-  ended.out.assign(std::istreambuf_iterator<char>(out), {});
-  ended.err.assign(std::istreambuf_iterator<char>(err), {});
-  return ended;
+  test_support::RunOptions options;
+  options.prepare = prepare;
+  return test_support::run_program(argv, "", options);
 }
 
 }  // namespace

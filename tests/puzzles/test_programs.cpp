@@ -234,7 +234,9 @@ TEST_CASE("puzzles: --help, --version and bad command lines", "[programs]") {
 }
 
 TEST_CASE("puzzles: a closed standard output is reported, not a crash", "[programs]") {
-  const Run closed = run_program({TAKE_FRACTION}, "8 2\n", true);
+  test_support::RunOptions closed_output;
+  closed_output.close_output = true;
+  const Run closed = run_program({TAKE_FRACTION}, "8 2\n", closed_output);
   CHECK_FALSE(closed.signaled);
   CHECK(closed.status == 6);
   CHECK(closed.err == "take-fraction: standard output was closed\n");

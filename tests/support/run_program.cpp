@@ -52,8 +52,9 @@ class TempFile {
 
 }  // namespace
 
-Run run_program(const std::vector<std::string>& argv, const std::string& input, bool close_output,
-                int limit_seconds) {
+Run run_program(const std::vector<std::string>& argv, const std::string& input,
+                const RunOptions& options) {
+  const bool close_output = options.close_output;
   TempFile in, out, err;
   in.write(input);
   int closed[2] = {-1, -1};
@@ -76,6 +77,7 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input, 
     ::dup2(close_output ? closed[1] : out.fd(), 1);
     ::dup2(err.fd(), 2);
     if (close_output) ::close(closed[1]);
+    if (options.prepare) options.prepare();
     ::execv(args[0], args.data());
     ::_exit(127);
   }
@@ -83,7 +85,8 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input, 
   Run run;
   int status = 0;
   rusage usage{};
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_seconds);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(options.limit_seconds);
   while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ioiwari {
@@ -23,25 +24,34 @@ namespace cli {
 enum class Value {
   none,     // a flag: no value
   integer,  // a whole number from `low` to `high`
-  text,     // any text but the empty one (a file, the counts of a start, a list)
+  text,     // any text but the empty one (a file, the counts of a start)
   choice,   // one of `choices`
+  list,     // some of `choices`, separated by commas, or "all" of them
+  range,    // "A..B": whole numbers from `low` to `high`, A at most B
 };
 
 struct Option {
   std::string_view name;        // "--pits"
   std::string_view value_name;  // "N", as help shows the value; empty for a flag
   Value value = Value::none;
-  std::string_view help;        // what it does, one sentence; help wraps it
-  std::string_view fallback{};  // its default, as help shows it; empty: none, or said in `help`
-  long long low = 0, high = 0;  // for an integer
-  std::span<const std::string_view> choices{};  // for a choice
+  std::string_view help;  // what it does, one sentence; help wraps it
+  // Its default as help shows it, for a default that is no number (a text, or one that
+  // depends on other options, "3N-1"); empty: none, or said in `help`.
+  std::string_view fallback{};
+  long long low = 0, high = 0;                  // for an integer or a range
+  std::span<const std::string_view> choices{};  // for a choice or a list
   bool required = false;                        // the command cannot run without it
+  // An integer's default, taken from the struct whose field the option sets (RefereeLimits{},
+  // Ring::ioi(), ...), so that the two cannot differ; help shows it.
+  std::optional<long long> preset{};
 };
 
 // The options several commands share, each declared once (commands.cpp).
 enum class Group : unsigned {
   ring = 1,   // the ring and its starts: --pits, --capacity, --start-beads, --start-range
   table = 2,  // --table FILE
+  json = 4,   // --json: the output as one JSON object
+  quiet = 8,  // --quiet: no progress line
 };
 constexpr unsigned operator|(Group a, Group b) {
   return static_cast<unsigned>(a) | static_cast<unsigned>(b);
@@ -49,7 +59,7 @@ constexpr unsigned operator|(Group a, Group b) {
 
 struct OptionGroup {
   Group group;
-  std::string_view title;  // "Ring", in help
+  std::string_view title;  // "Ring", in help; empty: listed with the command's own options
   std::string_view about;  // what help says before the group's options
   std::span<const Option> options;
 };
@@ -117,6 +127,11 @@ class Parsed {
   std::optional<long long> number(std::string_view name) const;
   // A text or choice option's value, or its declared default, or nothing.
   std::optional<std::string> text(std::string_view name) const;
+  // A list option's values, in the order given ("all": every choice, in the declared order), or
+  // its declared default's, or nothing.
+  std::optional<std::vector<std::string>> list(std::string_view name) const;
+  // A range option's two ends, or nothing.
+  std::optional<std::pair<long long, long long>> range(std::string_view name) const;
   const std::vector<std::string>& operands() const { return operands_; }
 
  private:

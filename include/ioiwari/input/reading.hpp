@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "ioiwari/core/exit_code.hpp"
 #include "ioiwari/core/match.hpp"
+#include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/input/token.hpp"
 
 namespace ioiwari {

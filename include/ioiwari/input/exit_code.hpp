@@ -1,4 +1,5 @@
-// The exit statuses of the ioiwari command, as the README documents them.
+// The exit statuses of the ioiwari command (docs/playing.md, "Exit status"): the front ends'
+// decision, from the input layer up; the core returns errors and chooses no status.
 #pragma once
 
 namespace ioiwari {
