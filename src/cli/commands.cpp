@@ -422,8 +422,9 @@ constexpr Command kCommands[] = {
      run_starts},
     {"bench",
      "build the table N times: its time, its rate and its signature",
-     "The signature is the positions the solver evaluated and a checksum of every board's value "
-     "and best move; a test pins it. On the IOI's ring it then runs itself N times as a child "
+     "The signature is the positions the solver evaluated and a checksum of every class's value, "
+     "the same however the table was made; a test pins it. On the IOI's ring it then runs itself N "
+     "times as a child "
      "on a whole game, and N times with --version, and prints the median time and the minor "
      "page faults of each.",
      kBenchOptions,
@@ -448,7 +449,8 @@ constexpr Command kCommands[] = {
     {"verify",
      "check a whole table file, every block and every part",
      "A command given --table checks the parts of a table file as it reads them; verify checks "
-     "all of them: every block against its checksum, every index line's counts against its bits, "
+     "all of them: every page and block against its hashes, every index line's counts against its "
+     "bits, "
      "the index against the ring's classes, and every class's value against its moves' (about "
      "as long as a solve). The ring is the one the file names.",
      {},

@@ -71,7 +71,7 @@ TEST_CASE("bench's JSON document is pinned but for its timings", "[documents]") 
     for (const char* key :
          {"\"median_ms\": ", "\"fastest_ms\": ", "\"slowest_ms\": ", "\"boards_per_second\": ",
           "\"positions_per_second\": ", "\"table_positions_per_second\": "})
-      text = test_support::replace_after(std::move(text), key, ",}", "0");
+      text = ioiwari::test::replace_after(std::move(text), key, ",}", "0");
     return text;
   };
   CHECK(timeless(json.str()) ==

@@ -35,30 +35,13 @@ namespace {
 // makes it take (the wait ends as soon as the program does).
 constexpr auto kPatience = 120s;
 
-struct Outcome {
-  ExitStatus status;
-  std::string out, err;
-};
+// How a run of ioiwari ended, and what it wrote: the tests' one result of a program's run.
+using Outcome = ioiwari::test::Run;
 
 // Runs ioiwari with `args`, feeds it `input` and closes its input, and collects everything.
 Outcome run(std::vector<std::string> args, const std::string& input) {
   args.insert(args.begin(), IOIWARI_BINARY);
-  ChildProcess child(args);
-  child.write(input);
-  child.close_input();
-  Outcome outcome;
-  const auto deadline = Clock::now() + kPatience;
-  std::string line;
-  ChildProcess::Read read;
-  while ((read = child.read_line(line, deadline, 1 << 20)) == ChildProcess::Read::line) {
-    outcome.out += line + "\n";
-  }
-  REQUIRE(read == ChildProcess::Read::end);
-  const auto status = child.wait_until(deadline);
-  REQUIRE(status);
-  outcome.status = *status;
-  outcome.err = child.error_output();
-  return outcome;
+  return ioiwari::test::run_program(args, input);
 }
 
 void check_wins_all_starts(Strategy strategy) {
@@ -97,7 +80,7 @@ TEST_CASE("the binary wins all 357 starts against the weakest player 2", "[e2e]"
 TEST_CASE("the binary reads a start sent one number a line", "[e2e]") {
   // 0 0 0 0 0 1 1: pit 6 captures pit 7 and the game is over after one move.
   const Outcome outcome = run({}, "0\n0\n0\n0\n0\n1\n1\n");
-  CHECK(outcome.status.success());
+  CHECK(outcome.success());
   CHECK(outcome.out == "6\n");
   CHECK(outcome.err.empty());
 }
@@ -196,8 +179,8 @@ TEST_CASE("bad input, case by case: exit code, one line on stderr, the moves mad
   for (const Case& c : cases) {
     INFO(c.name);
     const Outcome outcome = run({}, c.input);
-    CHECK_FALSE(outcome.status.signaled);
-    CHECK(outcome.status.number == to_int(c.code));
+    CHECK_FALSE(outcome.signaled);
+    CHECK(outcome.status == to_int(c.code));
     CHECK(outcome.err == (c.err.empty() ? "" : "ioiwari: " + c.err + "\n"));
     CHECK(outcome.out == c.out);
   }
@@ -215,14 +198,14 @@ TEST_CASE("end of input after every move of a game: exit 5 and exactly the moves
     for (std::size_t replies = 0; replies < game.replies.size(); ++replies) {
       INFO("start " << start << ", after " << replies << " replies");
       const Outcome outcome = run({}, start_line.str() + lines(game.replies, replies));
-      CHECK(outcome.status.number == to_int(ExitCode::input_ended));
+      CHECK(outcome.status == to_int(ExitCode::input_ended));
       CHECK(outcome.err == "ioiwari: input ended before move " + std::to_string(2 * replies + 2) +
                                " (player 2): the game is not over\n");
       CHECK(outcome.out == lines(game.moves, replies + 1));
     }
     // The whole game, for contrast: no error, every move.
     const Outcome whole = run({}, start_line.str() + lines(game.replies, game.replies.size()));
-    CHECK(whole.status.success());
+    CHECK(whole.success());
     CHECK(whole.out == lines(game.moves, game.moves.size()));
   }
 }
@@ -241,16 +224,16 @@ TEST_CASE("a reader that goes away ends the binary with its exit code, not SIGPI
 
 TEST_CASE("the command line through the binary", "[e2e]") {
   const Outcome help = run({"--help"}, "");
-  CHECK(help.status.success());
+  CHECK(help.success());
   CHECK(help.out.starts_with("usage: ioiwari"));
   CHECK(help.err.empty());
 
   const Outcome version = run({"--version"}, "");
-  CHECK(version.status.success());
+  CHECK(version.success());
   CHECK(version.out.starts_with("ioiwari "));
 
   const Outcome unknown = run({"--bogus"}, "");
-  CHECK(unknown.status.number == to_int(ExitCode::usage));
+  CHECK(unknown.status == to_int(ExitCode::usage));
   CHECK(unknown.out.empty());
   CHECK(unknown.err ==
         "ioiwari: unknown option '--bogus'\nTry 'ioiwari --help' for its options.\n");
@@ -267,7 +250,7 @@ TEST_CASE("a document that cannot be written exits 6 and says so", "[e2e]") {
   }
   for (const std::string command : {"starts", "analyze 0 0 0 0 0 1 1", "help", "bench --runs 1"}) {
     INFO(command);
-    const auto run = test_support::run_program(
+    const auto run = ioiwari::test::run_program(
         {"/bin/sh", "-c",
          std::string("exec '") + IOIWARI_BINARY + "' " + command + " > '" + full + "'"},
         "");
@@ -299,7 +282,8 @@ Outcome collect(ChildProcess& child) {
   }
   const auto status = child.wait_until(deadline);
   REQUIRE(status);
-  outcome.status = *status;
+  outcome.signaled = status->signaled;
+  outcome.status = status->number;
   return outcome;
 }
 
@@ -311,7 +295,7 @@ TEST_CASE("a whole game of play at a terminal, in colour", "[e2e][terminal]") {
   ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'"));
   child.write("hint\n9\n" + perfect_moves(kExample, Player::first));
   const Outcome outcome = collect(child);
-  CHECK(outcome.status.success());
+  CHECK(outcome.success());
   CHECK(outcome.out.find("pit 2: +2  pit 4: +2  pit 7: +2") != std::string::npos);
   CHECK(outcome.out.find("There is no pit 9") != std::string::npos);
   CHECK(outcome.out.find("You win by 2.") != std::string::npos);
@@ -326,7 +310,7 @@ TEST_CASE("NO_COLOR, and TERM=dumb, turn colour off at a terminal", "[e2e][termi
         under_terminal("play --start '4 3 2 4 2 3 2'", no_color, no_color ? "xterm" : "dumb"));
     child.write(perfect_moves(kExample, Player::first));
     const Outcome outcome = collect(child);
-    CHECK(outcome.status.success());
+    CHECK(outcome.success());
     CHECK(outcome.out.find("You win by 2.") != std::string::npos);
     CHECK(outcome.out.find("\x1b[") == std::string::npos);
   }
@@ -345,7 +329,7 @@ TEST_CASE("Ctrl-C at the prompt ends play with a message and status 130", "[e2e]
   // Whenever the ^C lands, before the program's read or during it, it must end the game.
   child.write("\x03");
   const Outcome outcome = collect(child);
-  CHECK(outcome.status.number == kInterruptedExit);
+  CHECK(outcome.status == kInterruptedExit);
   CHECK(outcome.out.find("Interrupted: game left at move 3") != std::string::npos);
 }
 
@@ -354,7 +338,7 @@ TEST_CASE("plain ioiwari at a terminal shows the game and still plays the protoc
   ChildProcess child(under_terminal(""));
   child.write("4 3 2 4 2 3 2\n" + perfect_moves(kExample, Player::second));
   const Outcome outcome = collect(child);
-  CHECK(outcome.status.success());
+  CHECK(outcome.success());
   CHECK(outcome.out.find("Type the start") != std::string::npos);
   CHECK(outcome.out.find("\x1b[1mIoiwari\x1b[0m played pit 2 (3 beads)") != std::string::npos);
   CHECK(outcome.out.find("game over after") != std::string::npos);
@@ -394,7 +378,7 @@ TEST_CASE("two ioiwari processes play each other through named pipes", "[e2e][op
 TEST_CASE("ioiwari --second plays player 2 through pipes", "[e2e][opponent]") {
   // 4 3 2 4 2 3 2 with player 1 playing 2: ioiwari as player 2 answers with its best move.
   const Outcome outcome = run({"--second"}, "4 3 2 4 2 3 2\n2\n");
-  CHECK(outcome.status.number == to_int(ExitCode::input_ended));
+  CHECK(outcome.status == to_int(ExitCode::input_ended));
   CHECK(
       outcome.out ==
       std::to_string(table().best_move(play(kExample, *Pit::from_label(2, kPits)).after)->label()) +
@@ -406,19 +390,19 @@ TEST_CASE("the referee command judges ioiwari and a faulty player", "[e2e][refer
   const Outcome good = run(referee_args({"--starts", "classes", "--strategy", "optimal,weakest",
                                          "--jobs", "2", "--", PLAYER_IOIWARI}),
                            "");
-  CHECK(good.status.success());
+  CHECK(good.success());
   CHECK(good.out.find("102 games (51 starts x 2 strategies), 2 jobs") != std::string::npos);
   CHECK(good.out.find("points: 408 of 408") != std::string::npos);
   CHECK(good.out.ends_with("every game won\n"));
 
   const Outcome bad =
       run(referee_args({"--starts", "3", "--json", "--", FAULTY_PLAYER, "garbage"}), "");
-  CHECK(bad.status.number == 1);
+  CHECK(bad.status == 1);
   CHECK(bad.out.find("\"unreadable move\": 3") != std::string::npos);
   CHECK(bad.out.find("\"all_won\": false") != std::string::npos);
 
   const Outcome usage = run({"referee", "--jobs", "0", "--", PLAYER_IOIWARI}, "");
-  CHECK(usage.status.number == to_int(ExitCode::usage));
+  CHECK(usage.status == to_int(ExitCode::usage));
   CHECK(usage.err.starts_with("ioiwari: referee: --jobs needs a number 1 to 256, not \"0\"\n"));
 }
 
@@ -431,7 +415,7 @@ TEST_CASE(
   const std::string slow = std::string(FAULTY_PLAYER) + " slow";
   ChildProcess child(under_terminal(referee_line("--starts 2 -- " + slow)));
   const Outcome outcome = collect(child);
-  CHECK(outcome.status.success());
+  CHECK(outcome.success());
   // The pseudo-terminal turns each line end into CR LF.
   CHECK(outcome.out.find("\r\x1b[Kreferee: 1/2 games, 1 won, 0 not won, ") != std::string::npos);
   CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 2 games (2 starts x 1 strategies), 1 job") !=
@@ -442,14 +426,14 @@ TEST_CASE(
     ChildProcess silent(
         under_terminal(referee_line(std::string("--starts 2 ") + quiet + " -- " + slow)));
     const Outcome plain = collect(silent);
-    CHECK(plain.status.success());
+    CHECK(plain.success());
     CHECK(plain.out.find("\x1b[K") == std::string::npos);
   }
 }
 
 TEST_CASE("the referee shows no progress when standard error is not a terminal", "[e2e][referee]") {
   const Outcome outcome = run(referee_args({"--starts", "3", "--", PLAYER_IOIWARI}), "");
-  CHECK(outcome.status.success());
+  CHECK(outcome.success());
   CHECK(outcome.err.empty());
   CHECK(outcome.out.starts_with("ioiwari referee: 3 games"));
 }
@@ -473,7 +457,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
       // One solve, written once, mapped by every game's player.
       const Outcome solved =
           run({"solve", "--pits", player[2], "--capacity", player[4], "--out", table_path}, "");
-      REQUIRE(solved.status.success());
+      REQUIRE(solved.success());
       player.insert(player.end(), {"--table", table_path});
     }
     const Table table = Table::solve(ring, {});
@@ -506,13 +490,13 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
 TEST_CASE("bench runs the binary itself on a whole game and reports its time and faults",
           "[e2e][bench]") {
   const Outcome text = run({"bench", "--runs", "3"}, "");
-  CHECK(text.status.success());
+  CHECK(text.success());
   CHECK(text.err.empty());
   CHECK(text.out.find("\na whole game as a process, 3 runs: median ") != std::string::npos);
   CHECK(text.out.find(" ms; ioiwari --version: ") != std::string::npos);
   CHECK(text.out.find("\nminor page faults: ") != std::string::npos);
   const Outcome json = run({"bench", "--runs", "3", "--json"}, "");
-  CHECK(json.status.success());
+  CHECK(json.success());
   const auto at = json.out.find(", \"process\": {\"runs\": 3, \"game_ms\": ");
   REQUIRE(at != std::string::npos);
   // A game solves and plays; --version does neither: the game touches more pages.
@@ -527,6 +511,6 @@ TEST_CASE("bench runs the binary itself on a whole game and reports its time and
   CHECK(game > version);
   // Only the IOI ring has a game to time.
   const Outcome ring = run({"bench", "--pits", "5", "--capacity", "3"}, "");
-  CHECK(ring.status.success());
+  CHECK(ring.success());
   CHECK(ring.out.find("process") == std::string::npos);
 }

@@ -36,9 +36,9 @@ namespace {
 const Ring kRing{8, 4};
 const std::vector<std::string> kRingArgs = {"--pits", "8", "--capacity", "4"};
 
-test_support::Run ioiwari_run(std::vector<std::string> args, const std::string& input = "") {
+ioiwari::test::Run ioiwari_run(std::vector<std::string> args, const std::string& input = "") {
   args.insert(args.begin(), IOIWARI_BINARY);
-  return test_support::run_program(args, input);
+  return ioiwari::test::run_program(args, input);
 }
 
 std::vector<std::string> with_ring(std::vector<std::string> args) {
@@ -65,7 +65,7 @@ std::string start_line() {
 
 // A command that refuses a table: status 7, not a signal, one line on standard error naming the
 // file, nothing on standard output (the player: nothing but the moves it made before).
-void check_refused(const test_support::Run& run, const std::string& path,
+void check_refused(const ioiwari::test::Run& run, const std::string& path,
                    const std::string& out = "") {
   INFO(run.err);
   CHECK_FALSE(run.signaled);
@@ -187,7 +187,7 @@ struct HeldPlayer {
   }
   // Plays player 2's best replies to the end; every move of the player is held to the true
   // table's. Then collects how the player ended.
-  test_support::Run play_out() {
+  ioiwari::test::Run play_out() {
     while (!game.over()) {
       const Pit pit = *large_solved().best_move(game.board());
       child.write(std::to_string(pit.label()) + "\n");
@@ -196,7 +196,7 @@ struct HeldPlayer {
     }
     const auto status = child.wait_until(Clock::now() + 120s);
     REQUIRE(status);
-    test_support::Run run;
+    ioiwari::test::Run run;
     run.signaled = status->signaled;
     run.status = status->number;
     run.err = child.error_output();
@@ -206,7 +206,7 @@ struct HeldPlayer {
 
 // How a player whose table changed under it must end: the game played to its end from its own
 // checked copies, or refused with one line and status 7.
-void check_ended_well(const test_support::Run& run, const std::string& path) {
+void check_ended_well(const ioiwari::test::Run& run, const std::string& path) {
   INFO(run.err);
   CHECK_FALSE(run.signaled);
   if (run.status == 0) {
@@ -350,13 +350,13 @@ TEST_CASE("solve on a file system without room is refused before it solves anyth
   const std::string script = "mount -t tmpfs -o size=1m ioiwari-test '" + folder.path().string() +
                              "' && exec '" + IOIWARI_BINARY + "' solve --pits 11 --out '" +
                              folder.file("eleven.table") + "'";
-  const auto probe = test_support::run_program(
+  const auto probe = ioiwari::test::run_program(
       {"/usr/bin/unshare", "--mount", "--propagation", "private", "true"}, "");
   if (probe.status != 0) {
     WARN("no test of a full file system: mount namespaces are not allowed here");
     return;
   }
-  const auto run = test_support::run_program(
+  const auto run = ioiwari::test::run_program(
       {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script}, "");
   INFO(run.err);
   CHECK(run.status == to_int(ExitCode::bad_table));
@@ -430,9 +430,9 @@ TEST_CASE("the plain way and ioiwari's ring solver give every class of several r
   // ioiwari's: a second, independent statement of the solution, class by class.
   for (const Ring ring : {Ring{3, 1}, Ring{5, 9}, Ring{8, 5}, Ring{9, 4}, Ring{10, 2}}) {
     INFO(ring.describe());
-    const auto run = test_support::run_program({PLAIN_RING_SOLVER, std::to_string(ring.pits),
-                                                std::to_string(ring.capacity), "--every-class"},
-                                               "");
+    const auto run = ioiwari::test::run_program({PLAIN_RING_SOLVER, std::to_string(ring.pits),
+                                                 std::to_string(ring.capacity), "--every-class"},
+                                                "");
     REQUIRE(run.status == 0);
     const Table table = Table::solve(ring, {});
     std::istringstream lines(run.out);

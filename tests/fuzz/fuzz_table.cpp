@@ -5,8 +5,12 @@
 // --trust-table trusts a ring with no known root, loading it and asking every board's value,
 // best move and analysis must answer within the ring's range, or refuse the table with one line
 // naming it: never read outside the table (AddressSanitizer watches), never crash.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -25,14 +29,37 @@ namespace {
 
 const Ring kRing{4, 3};
 
+// The folders of this target's runs: /tmp/ioiwari-fuzz-table-PID. libFuzzer ends a run with
+// _exit, past the atexit() that removes a run's own; so each run first removes those of runs
+// whose process is gone.
+constexpr char kFolderPrefix[] = "ioiwari-fuzz-table-";
+
+void remove_dead_folders() {
+  DIR* tmp = ::opendir("/tmp");
+  if (tmp == nullptr) return;
+  while (const dirent* entry = ::readdir(tmp)) {
+    const std::string name = entry->d_name;
+    if (!name.starts_with(kFolderPrefix)) continue;
+    const std::string digits = name.substr(sizeof kFolderPrefix - 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    const std::string folder = "/tmp/" + name;
+    ::unlink((folder + "/crafted.table").c_str());
+    ::rmdir(folder.c_str());
+  }
+  ::closedir(tmp);
+}
+
 // A folder of this process's own, and a sound table's bytes.
 struct Sound {
   std::string folder, path;
   std::vector<unsigned char> bytes;
   std::shared_ptr<const RingTable> truth;
   Sound() {
-    char name[] = "/tmp/ioiwari-fuzz-table-XXXXXX";
-    folder = ::mkdtemp(name);
+    remove_dead_folders();
+    folder = "/tmp/" + std::string(kFolderPrefix) + std::to_string(::getpid());
+    ::mkdir(folder.c_str(), 0700);
     path = folder + "/crafted.table";
     truth = RingTable::solve(RingGeometry::of(kRing), {});
     save_table(*truth, path);

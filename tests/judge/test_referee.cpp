@@ -402,7 +402,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
   write_json(json, plan, *sandbox, reports);
   std::string text = summary.str();
   for (const char* key : {"contained: ", "slowest move: ", "most memory: "})
-    text = test_support::replace_after(text, key, "\n", "?");
+    text = ioiwari::test::replace_after(text, key, "\n", "?");
   CHECK(text ==
         "ioiwari referee: 3 games (3 starts x 1 strategies), 1 job\n"
         "limits: CPU time 30000 ms a move, 300000 ms a game, 30000 ms to exit after it; "
@@ -433,7 +433,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
   for (const char* key : {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ",
                           "\"peak_memory_kb\": ", "\"cpu_ms\": ", "\"wall_ms\": ",
                           "\"max_rss_kb\": ", "\"cgroups\": ", "\"users\": ", "\"isolated\": "})
-    document = test_support::replace_after(document, key, ",}", "0");
+    document = ioiwari::test::replace_after(document, key, ",}", "0");
   CHECK(
       document ==
       "{\"games\": 3, \"starts\": 3, \"strategies\": [\"optimal\"], \"jobs\": 1, "
@@ -507,14 +507,14 @@ namespace {
 
 // Runs the binary with `args` in a child whose limits `prepare` sets (in the child, before exec),
 // and collects how it ends: the tests' one way to run a program (support/run_program.hpp).
-using Ended = test_support::Run;
+using Ended = ioiwari::test::Run;
 Ended run_limited(const std::string& binary, const std::vector<std::string>& args,
                   const std::function<void()>& prepare) {
   std::vector<std::string> argv = {binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  test_support::RunOptions options;
+  ioiwari::test::RunOptions options;
   options.prepare = prepare;
-  return test_support::run_program(argv, "", options);
+  return ioiwari::test::run_program(argv, "", options);
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 #include "take_fraction/take_fraction.hpp"
 #include "twins_noughts_crosses/twins_noughts_crosses.hpp"
 
-using test_support::Run;
-using test_support::run_program;
+using ioiwari::test::Run;
+using ioiwari::test::run_program;
 
 namespace {
 
@@ -234,7 +234,7 @@ TEST_CASE("puzzles: --help, --version and bad command lines", "[programs]") {
 }
 
 TEST_CASE("puzzles: a closed standard output is reported, not a crash", "[programs]") {
-  test_support::RunOptions closed_output;
+  ioiwari::test::RunOptions closed_output;
   closed_output.close_output = true;
   const Run closed = run_program({TAKE_FRACTION}, "8 2\n", closed_output);
   CHECK_FALSE(closed.signaled);

@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -16,13 +15,26 @@
 
 namespace ioiwari::test {
 
+// The names in backquotes in `text` that are keys: lower-case letters and underscores.
+inline std::vector<std::string> quoted_names(const std::string& text) {
+  std::vector<std::string> names;
+  for (std::size_t open = text.find('`'); open != std::string::npos;) {
+    const std::size_t close = text.find('`', open + 1);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(open + 1, close - open - 1);
+    if (!name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos)
+      names.push_back(name);
+    open = text.find('`', close + 1);
+  }
+  return names;
+}
+
 // The keys docs/json.md lists for each document, by the document's name.
 inline std::map<std::string, std::set<std::string>> documented_keys() {
   std::ifstream file(std::string(IOIWARI_SOURCE_DIR) + "/docs/json.md");
   REQUIRE(file);
   std::map<std::string, std::set<std::string>> keys;
   std::string line, document;
-  const std::regex name("`([a-z_]+)`");
   while (std::getline(file, line)) {
     if (!line.starts_with("| ")) continue;
     // | `document` (or nothing, for the one above) | `key`, `key` ... | what it holds |
@@ -33,12 +45,10 @@ inline std::map<std::string, std::set<std::string>> documented_keys() {
     if (cells.size() < 3) continue;
     const std::string& first_column = cells[0];
     const std::string& keys_column = cells[1];
-    std::smatch match;
-    if (std::regex_search(first_column, match, name)) document = match[1];
+    if (const auto named = quoted_names(first_column); !named.empty()) document = named.front();
     if (document.empty()) continue;
-    for (auto at = std::sregex_iterator(keys_column.begin(), keys_column.end(), name);
-         at != std::sregex_iterator(); ++at)
-      keys[document].insert((*at)[1]);
+    for (const std::string& key : quoted_names(keys_column))
+      keys[document].insert(key);
   }
   return keys;
 }

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace test_support {
+namespace ioiwari::test {
 
 namespace {
 
@@ -103,4 +103,4 @@ Run run_program(const std::vector<std::string>& argv, const std::string& input,
   return run;
 }
 
-}  // namespace test_support
+}  // namespace ioiwari::test

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace test_support {
+namespace ioiwari::test {
 
 struct Run {
   bool signaled = false;
@@ -35,4 +35,4 @@ inline Run run_program(const std::vector<std::string>& argv, const std::string& 
   return run_program(argv, input, RunOptions{});
 }
 
-}  // namespace test_support
+}  // namespace ioiwari::test

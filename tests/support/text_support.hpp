@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace test_support {
+namespace ioiwari::test {
 
 // `text` with what follows each `key`, up to the first character in `stop` (or the end),
 // replaced by `with`.
@@ -20,4 +20,4 @@ inline std::string replace_after(std::string text, std::string_view key, std::st
   return text;
 }
 
-}  // namespace test_support
+}  // namespace ioiwari::test
