@@ -10,10 +10,6 @@ namespace {
 
 constexpr std::uint64_t kBlock = TableLayout::kBlockBytes;
 
-constexpr std::uint64_t round_up(std::uint64_t bytes, std::uint64_t unit) {
-  return (bytes + unit - 1) / unit * unit;
-}
-
 // Where each field lies in the header block (docs/table-format.md has the same table).
 struct FieldAt {
   static constexpr std::size_t magic = 0, reserved = 16, version = 24, byte_order = 28,
