@@ -126,6 +126,9 @@ const std::shared_ptr<const RingGeometry>& RingSetup::geometry() const {
 }
 
 void RingSetup::check_memory() const {
+  // A ring of ioiwari's own path is solved in well under a megabyte, and at every start: it
+  // needs no geometry, and start-up computes none.
+  if (Table::built_in(ring_)) return;
   const std::uint64_t needed = solve_bytes(*geometry(), 1, SolveOptions{}.threads, kSolveBatch);
   const std::uint64_t have = call_.environment.memory_bytes;
   if (have == 0 || needed <= have) return;
@@ -142,7 +145,8 @@ const Table& RingSetup::table(int most_beads, bool quiet) {
   const SolveLine line(call_, what, quiet);
   SolveOptions options = line.options();
   options.most_beads = most_beads;
-  return table_.emplace(Table::solve(geometry(), options));
+  return table_.emplace(Table::built_in(ring_) ? Table::solve(ring_, options)
+                                               : Table::solve(geometry(), options));
 }
 
 TableForStart RingSetup::table_for_games() {

@@ -29,13 +29,19 @@ namespace {
 
 const Ring kRing{4, 3};
 
-// The folders of this target's runs: /tmp/ioiwari-fuzz-table-PID. libFuzzer ends a run with
-// _exit, past the atexit() that removes a run's own; so each run first removes those of runs
+// The folders of this target's runs: TMPDIR/ioiwari-fuzz-table-PID (TMPDIR is /tmp unless set).
+// libFuzzer ends a run with _exit, past the atexit() that removes a run's own: ctest gives each
+// run a TMPDIR of its own and removes it, and a run by hand first removes the folders of runs
 // whose process is gone.
 constexpr char kFolderPrefix[] = "ioiwari-fuzz-table-";
 
+std::string temporary_folder() {
+  const char* set = std::getenv("TMPDIR");
+  return set != nullptr && *set != '\0' ? set : "/tmp";
+}
+
 void remove_dead_folders() {
-  DIR* tmp = ::opendir("/tmp");
+  DIR* tmp = ::opendir(temporary_folder().c_str());
   if (tmp == nullptr) return;
   while (const dirent* entry = ::readdir(tmp)) {
     const std::string name = entry->d_name;
@@ -44,7 +50,7 @@ void remove_dead_folders() {
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const auto pid = static_cast<pid_t>(std::stol(digits));
     if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
-    const std::string folder = "/tmp/" + name;
+    const std::string folder = temporary_folder() + "/" + name;
     ::unlink((folder + "/crafted.table").c_str());
     ::rmdir(folder.c_str());
   }
@@ -58,7 +64,7 @@ struct Sound {
   std::shared_ptr<const RingTable> truth;
   Sound() {
     remove_dead_folders();
-    folder = "/tmp/" + std::string(kFolderPrefix) + std::to_string(::getpid());
+    folder = temporary_folder() + "/" + kFolderPrefix + std::to_string(::getpid());
     ::mkdir(folder.c_str(), 0700);
     path = folder + "/crafted.table";
     truth = RingTable::solve(RingGeometry::of(kRing), {});
