@@ -230,6 +230,9 @@ std::optional<SpawnError> start_error(const StartFailure& failure, const std::st
   const std::string why = std::strerror(failure.error);
   switch (failure.tag) {
     case 'x':
+      // A user of the game's own at its process limit: the last game's processes are still
+      // being torn down, or another run shares the users. Waiting cures it.
+      if (failure.error == EAGAIN && containment.user) return std::nullopt;
       return SpawnError(SpawnError::Kind::program, "cannot run '" + program + "': " + why);
     case 'i':
       return SpawnError(SpawnError::Kind::isolation, "cannot make new namespaces: " + why);
@@ -345,7 +348,7 @@ std::optional<ChildProcess::Refused> ChildProcess::try_start(KeeperPlan plan,
     reaped_ = false;
     status_.reset();
     left_behind_ = 0;
-    return Refused{failure.error, "fork"};
+    return Refused{failure.error, failure.tag == 'x' ? "execve" : "fork"};
   } catch (const std::system_error& error) {
     return Refused{error.code().value(), "pipe2"};
   }

@@ -310,7 +310,7 @@ TEST_CASE("a player dies with its keeper", "[e2e][referee][hostile][containment]
   // parent-death signal, which a change of user clears unless it is set after it.
   const std::string mark = mark_for("orphan");
   Containment containment;
-  if (::geteuid() == 0) containment.user = RunAs{kDefaultUsers.uid, kDefaultUsers.gid};
+  if (::geteuid() == 0) containment.user = RunAs{test::own_first_user(), test::own_first_user()};
   ChildProcess child({FAULTY_PLAYER, "hang", mark}, containment);
   const auto deadline = Clock::now() + 60s;
   std::vector<pid_t> player;

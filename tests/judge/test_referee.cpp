@@ -14,6 +14,8 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -569,7 +571,8 @@ TEST_CASE("an unprivileged referee still keeps every player in, and says what it
   for (const char* mode : {"kill-keeper", "stop-keeper", "hold-keeper", "trace-keeper",
                            "forge-report", "leader-exits", "write-referee"}) {
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-nobody-" + mode;
-    std::vector<std::string> args = test::referee_args({"--starts", "2", "--", player, mode, mark});
+    std::vector<std::string> args =
+        test::referee_args_without_root({"--starts", "2", "--", player, mode, mark});
     const Ended ended = run_limited(binary, args, [=] {
       if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
         ::_exit(126);
@@ -593,7 +596,9 @@ TEST_CASE("an unprivileged referee still keeps every player in, and says what it
   for (const char* mode : {"forge-report", "hold-keeper", "write-referee"}) {
     const std::string mark = "mark-" + std::to_string(::getpid()) + "-nobody-shared-" + mode;
     const Ended ended = run_limited(
-        binary, test::referee_args({"--no-isolate", "--starts", "2", "--", player, mode, mark}),
+        binary,
+        test::referee_args_without_root(
+            {"--no-isolate", "--starts", "2", "--", player, mode, mark}),
         [=] {
           if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
             ::_exit(126);
@@ -649,6 +654,41 @@ TEST_CASE("when the system refuses processes the referee waits, and its failure 
   CHECK(none.out.empty());
   CHECK(none.err.starts_with("ioiwari: referee: fork: Resource temporarily unavailable"));
   CHECK(none.err.find('\n') == none.err.size() - 1);
+}
+
+TEST_CASE("a user at its process limit waits for the last game's processes to go",
+          "[e2e][referee][hostile]") {
+  // A game's user, limited to 3 processes, still has 4: an earlier game's, being torn down.
+  // The kernel then refuses the next program's execve (EAGAIN), which is no fault of the
+  // program: the start waits until they are gone, and runs.
+  if (::geteuid() != 0) {
+    WARN("no test of a user's process limit: it needs root to run programs as another user");
+    return;
+  }
+  Containment held;
+  held.user = RunAs{test::own_first_user(), test::own_first_user()};
+  const std::string mark = "mark-" + std::to_string(::getpid()) + "-user-limit";
+  std::vector<std::unique_ptr<ChildProcess>> earlier;
+  for (int k = 0; k < 4; ++k)
+    earlier.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{FAULTY_PLAYER, "hang", mark}, held));
+  // Each has exec'd: its keeper read the start pipe's end.
+  Containment limited = held;
+  limited.processes = 3;
+  std::thread ending([&] {
+    std::this_thread::sleep_for(200ms);
+    earlier.clear();  // killed and reaped
+  });
+  std::optional<ChildProcess> next;
+  try {
+    next.emplace(std::vector<std::string>{FAULTY_PLAYER, "hang", mark + "-next"}, limited);
+  } catch (const SpawnError& error) {
+    FAIL_CHECK("the start gave up: " << error.what());
+  }
+  ending.join();
+  CHECK(next.has_value());
+  next.reset();
+  CHECK(test::kill_survivors(mark) == 0);
 }
 
 TEST_CASE("isolation where the system refuses namespaces is refused with one line",

@@ -130,6 +130,10 @@ inline std::unique_ptr<Sandbox> sandbox_for(const std::vector<std::string>& play
                                             const RefereeLimits& limits, int slots) {
   SandboxRequest request = sandbox_request(limits);
   request.slots = slots;
+  if (::geteuid() == 0 && !request.users) {
+    const auto first = own_first_user();
+    request.users = UserRange{first, first};
+  }
   return std::make_unique<Sandbox>(player, request);
 }
 

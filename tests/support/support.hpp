@@ -2,7 +2,11 @@
 // moves of a perfectly played game.
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ioiwari/core/match.hpp"
@@ -19,15 +23,35 @@ inline constexpr bool kSanitized = true;
 inline constexpr bool kSanitized = false;
 #endif
 
+// The first of this test process's own players' users, for a referee run as root: 256 of them
+// (as many as --jobs may ask for) from 1,000,000 + 256 * its process ID. Tests run at once never
+// share a user, so that one's players never count against another's process limit.
+inline std::uint32_t own_first_user() {
+  return 1'000'000U + 256U * static_cast<std::uint32_t>(::getpid());
+}
+
 // `ioiwari referee ARGS` for the programs under test: with --no-data-limit when they carry the
-// sanitizers.
-inline std::vector<std::string> referee_args(std::vector<std::string> args) {
+// sanitizers, and with this test process's own users when run as root.
+inline std::string referee_flags() {
+  std::string flags = kSanitized ? "--no-data-limit " : "";
+  if (::geteuid() == 0) flags += "--user " + std::to_string(own_first_user()) + " ";
+  return flags;
+}
+// (A referee that drops root before it runs gets referee_args_without_root.)
+inline std::vector<std::string> referee_args_without_root(std::vector<std::string> args) {
   args.insert(args.begin(), "referee");
   if (kSanitized) args.insert(args.begin() + 1, "--no-data-limit");
   return args;
 }
+inline std::vector<std::string> referee_args(std::vector<std::string> args) {
+  args = referee_args_without_root(std::move(args));
+  if (::geteuid() == 0) {
+    args.insert(args.begin() + 1, {"--user", std::to_string(own_first_user())});
+  }
+  return args;
+}
 inline std::string referee_line(const std::string& args) {
-  return kSanitized ? "referee --no-data-limit " + args : "referee " + args;
+  return "referee " + referee_flags() + args;
 }
 
 inline const Table& table() {

@@ -161,7 +161,7 @@ class ChildProcess {
   // A start refused by the system (out of pipes or processes), which waiting may cure.
   struct Refused {
     int error;
-    const char* what;  // "fork" or "pipe2"
+    const char* what;  // "fork", "execve" or "pipe2"
   };
   // One try at starting the keeper and the program (`name` for messages): nothing when they
   // run. Throws SpawnError for what waiting cannot cure.
