@@ -8,6 +8,7 @@
 #include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/input/exit_code.hpp"
+#include "ioiwari/judge/judge_system.hpp"
 #include "ioiwari/judge/opponent.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
@@ -342,6 +343,74 @@ constexpr Exit kVerifyExits[] = {
      "the file is not a table, is truncated, damaged, or changed while it was checked"},
 };
 
+// ---- The judge systems' programs. -------------------------------------------------------------
+
+constexpr Exit kInteractExits[] = {
+    {static_cast<int>(PackageExit::accepted), "accepted: player 1 won or tied"},
+    {static_cast<int>(PackageExit::wrong_answer),
+     "wrong answer: player 1 lost or broke the protocol"},
+    {code(ExitCode::failure),
+     "judge error: a bad game or answer file, or a feedback folder it cannot write"},
+    kUsageExit,
+    kTableExit,
+};
+constexpr Exit kManageExits[] = {
+    {code(ExitCode::ok), "the game was judged: its outcome is on standard output"},
+    {code(ExitCode::failure), "a bad game file, or a FIFO it cannot open"},
+    kUsageExit,
+    kTableExit,
+    kOutputExit,
+};
+constexpr Exit kValidateExits[] = {
+    {static_cast<int>(PackageExit::accepted), "standard input is a game file"},
+    {static_cast<int>(PackageExit::wrong_answer), "it is not: the line at fault on standard error"},
+    kUsageExit,
+};
+
+constexpr std::string_view kFormats[] = {"icpc", "cms"};
+constexpr Option kPackageOptions[] = {
+    {opt::format,
+     "icpc|cms",
+     Value::choice,
+     "the problem package format (Kattis, DOMjudge) or a CMS task",
+     {},
+     0,
+     0,
+     kFormats,
+     true},
+    {opt::out,
+     "DIR",
+     Value::text,
+     "the package's folder, which must not exist",
+     {},
+     0,
+     0,
+     {},
+     true},
+    {opt::starts, "all|classes|N", Value::text,
+     "every start, one of each rotation class, or N drawn at random; those player 1 cannot win "
+     "are left out",
+     "all"},
+    {opt::strategy, "S[,S...]|all", Value::list, "the judge's strategies: a game for each",
+     "optimal", 0, 0, kStrategies},
+    {opt::seed,
+     "N",
+     Value::integer,
+     "seeds the random starts and the strategies",
+     {},
+     0,
+     kMaxSeed,
+     {},
+     false,
+     kDefaultSeed},
+};
+constexpr Exit kPackageExits[] = {
+    {code(ExitCode::ok), "the package was written"},
+    {code(ExitCode::failure), "a file of it could not be written (none is left)"},
+    kUsageExit,
+    kOutputExit,
+};
+
 // ---- help. -----------------------------------------------------------------------------------
 
 constexpr Exit kHelpExits[] = {
@@ -460,6 +529,56 @@ constexpr Command kCommands[] = {
      {},
      kVerifyExits,
      run_verify},
+    {"interact",
+     "the interactor of an interactive problem of the problem package format",
+     "Run as Kattis and DOMjudge run a validator: the submission's output on standard input, "
+     "its input on standard output. It reads the game file INPUT (docs/judging.md), checks the "
+     "start's value against ANSWER, plays player 2 as opponent does, and writes "
+     "judgemessage.txt, teammessage.txt and score.txt (4 for a win, 2 for a tie) in "
+     "FEEDBACK_DIR.",
+     {},
+     static_cast<unsigned>(Group::table),
+     Operands::words,
+     "INPUT ANSWER FEEDBACK_DIR",
+     {},
+     kInteractExits,
+     run_interact},
+    {"manage",
+     "the manager of a CMS Communication task, talking through two FIFOs",
+     "It reads the game file on standard input, plays player 2 through the FIFOs FROM_USER and "
+     "TO_USER, and writes the outcome (1.0 for a win, 0.50 for a tie, 0.0 else) on standard "
+     "output and one line for the contestant on standard error. Run under the name 'manager', "
+     "as CMS runs it, ioiwari is this command.",
+     {},
+     static_cast<unsigned>(Group::table),
+     Operands::words,
+     "FROM_USER TO_USER",
+     {},
+     kManageExits,
+     run_manage},
+    {"validate",
+     "the input validator of a package: is standard input a game file?",
+     "A game file is six lines: ioiwari game 1, pits, capacity, start, strategy and seed "
+     "(docs/judging.md).",
+     {},
+     0,
+     Operands::none,
+     "",
+     {},
+     kValidateExits,
+     run_validate},
+    {"package",
+     "write a problem package of the task for a judge system",
+     "The statement, a game file for every start chosen and strategy, the interactor (a copy "
+     "of this program), and example submissions: accepted, wrong answer (greedy, and a bad "
+     "move), time limit exceeded and run-time error (docs/judging.md).",
+     kPackageOptions,
+     Group::ring | Group::quiet,
+     Operands::none,
+     "",
+     {},
+     kPackageExits,
+     run_package},
     {"help",
      "the overview, or a command's usage and options",
      "'ioiwari COMMAND --help' prints the same as 'ioiwari help COMMAND'.",

@@ -37,8 +37,9 @@ void write_overview(std::ostream& out, int width) {
   out << "\nCommands:\n";
   for (const Command& command : commands()) {
     if (command.name.empty()) continue;
-    out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
-        << '\n';
+    out << "  " << command.name
+        << std::string(command.name.size() < 8 ? 10 - command.name.size() : 2, ' ')
+        << command.summary << '\n';
   }
   for (const OptionGroup& group : option_groups()) {
     out << '\n'

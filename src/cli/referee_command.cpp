@@ -16,35 +16,6 @@ namespace ioiwari::cli {
 
 namespace {
 
-// The strategies of --strategy, which the command line has checked.
-std::vector<Strategy> strategies_of(const std::vector<std::string>& names) {
-  std::vector<Strategy> strategies;
-  for (const std::string& name : names)
-    strategies.push_back(*strategy_named(name));
-  return strategies;
-}
-
-// The starts of --starts: all of the rule's, one of each rotation class, or N drawn by `seed`.
-std::vector<Board> starts_of(const std::string& text, const std::vector<Board>& all,
-                             std::uint64_t seed) {
-  if (text == "all") return all;
-  std::vector<Board> chosen;
-  if (text == "classes") {
-    std::copy_if(all.begin(), all.end(), std::back_inserter(chosen),
-                 [](const Board& start) { return start.canonical() == start; });
-    return chosen;
-  }
-  const Number count = parse_number(text);
-  if (count.kind != Number::Kind::integer || count.value < 1 || count.value > 1'000'000) {
-    throw UsageError("--starts is all, classes or a count 1 to 1000000, not " +
-                     textio::quoted(text));
-  }
-  Random random(seed);
-  for (long long i = 0; i < count.value; ++i)
-    chosen.push_back(all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
-  return chosen;
-}
-
 // The users of --user: UID or UID:GID, each 1 to 2^31 - 1 - the most slots.
 UserRange users_of(const std::string& text) {
   const auto colon = text.find(':');
@@ -77,7 +48,7 @@ int run_referee(Invocation& call) {
   plan.seed = static_cast<std::uint64_t>(*parsed.number(opt::seed));
   plan.jobs = static_cast<int>(*parsed.number(opt::jobs));
   plan.strategies = strategies_of(*parsed.list(opt::strategy));
-  plan.starts = starts_of(*parsed.text(opt::starts), setup.starts(), plan.seed);
+  plan.starts = setup.chosen_starts(*parsed.text(opt::starts), plan.seed);
   RefereeLimits& limits = plan.limits;
   limits.per_move = milliseconds(parsed, opt::move_time);
   limits.per_game = milliseconds(parsed, opt::game_time);

@@ -1,6 +1,8 @@
 #include "ioiwari/cli/ring_setup.hpp"
 
+#include <algorithm>
 #include <iomanip>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -37,18 +39,21 @@ std::string ring_options(Ring ring) {
   return "--pits " + std::to_string(ring.pits) + " --capacity " + std::to_string(ring.capacity);
 }
 
-RingSetup::RingSetup(const Invocation& call) : call_(call) {
-  const Parsed& parsed = call.parsed;
-  // Their defaults are the IOI ring's (the option table takes them from Ring::ioi()).
-  ring_.pits = static_cast<int>(*parsed.number(opt::pits));
-  ring_.capacity = static_cast<int>(*parsed.number(opt::capacity));
+RingSetup::RingSetup(const Invocation& call, Ring ring) : call_(call), ring_(ring) {
   if (!ring_.playable()) {
     throw UsageError(ring_options(ring_) + ": a ring holds at most " +
                      std::to_string(kMaxRingBeads) + " beads (pits times capacity), the most a " +
                      "table's one-byte values allow");
   }
   rule_ = StartRule::defaults_for(ring_);
-  if (parsed.command().takes(Group::table)) file_ = parsed.text(opt::table);
+  if (call.parsed.command().takes(Group::table)) file_ = call.parsed.text(opt::table);
+}
+
+// Their defaults are the IOI ring's (the option table takes them from Ring::ioi()).
+RingSetup::RingSetup(const Invocation& call)
+    : RingSetup(call, Ring{static_cast<int>(*call.parsed.number(opt::pits)),
+                           static_cast<int>(*call.parsed.number(opt::capacity))}) {
+  const Parsed& parsed = call.parsed;
   if (const auto range = parsed.range(opt::start_range)) {
     rule_.min_beads = static_cast<int>(range->first);
     rule_.max_beads = static_cast<int>(range->second);
@@ -57,6 +62,33 @@ RingSetup::RingSetup(const Invocation& call) : call_(call) {
     beads_given_ = true;
     rule_.beads = static_cast<int>(*parsed.number(opt::start_beads));
   }
+}
+
+std::vector<Strategy> strategies_of(const std::vector<std::string>& names) {
+  std::vector<Strategy> strategies;
+  for (const std::string& name : names)
+    strategies.push_back(*strategy_named(name));
+  return strategies;
+}
+
+std::vector<Board> RingSetup::chosen_starts(const std::string& text, std::uint64_t seed) const {
+  const std::vector<Board> all = starts();
+  if (text == "all") return all;
+  std::vector<Board> chosen;
+  if (text == "classes") {
+    std::copy_if(all.begin(), all.end(), std::back_inserter(chosen),
+                 [](const Board& start) { return start.canonical() == start; });
+    return chosen;
+  }
+  const Number count = parse_number(text);
+  if (count.kind != Number::Kind::integer || count.value < 1 || count.value > 1'000'000) {
+    throw UsageError("--starts is all, classes or a count 1 to 1000000, not " +
+                     textio::quoted(text));
+  }
+  Random random(seed);
+  for (long long i = 0; i < count.value; ++i)
+    chosen.push_back(all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))]);
+  return chosen;
 }
 
 void RingSetup::check_rule() const {

@@ -4,7 +4,8 @@
 
 _ioiwari() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="play opponent referee analyze starts bench solve verify help"
+  local commands="play opponent referee analyze starts bench solve verify interact manage validate
+    package help"
   local ring="--pits --capacity --start-beads --start-range"
   local table="--table --trust-table"
   local strategies="optimal greedy random weakest"
@@ -29,7 +30,7 @@ _ioiwari() {
   fi
   case $prev in
     --strategy)
-      if [[ $command == referee ]]; then
+      if [[ $command == referee || $command == package ]]; then
         # A comma-separated list: complete its last name.
         local done_part="" last=$cur
         if [[ $cur == *,* ]]; then
@@ -44,6 +45,10 @@ _ioiwari() {
       ;;
     --starts)
       mapfile -t COMPREPLY < <(compgen -W "all classes" -- "$cur")
+      return
+      ;;
+    --format)
+      mapfile -t COMPREPLY < <(compgen -W "icpc cms" -- "$cur")
       return
       ;;
     --record | --table | --out)
@@ -75,6 +80,16 @@ _ioiwari() {
     starts) options="--classes --json --quiet --help $ring $table" ;;
     bench) options="--runs --negamax --json --quiet --help $ring" ;;
     solve) options="--out --quiet --help $ring" ;;
+    package) options="--format --out --starts --strategy --seed --quiet --help $ring" ;;
+    interact | manage)
+      if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--help $table" -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      fi
+      return
+      ;;
+    validate) options="--help" ;;
     verify)
       if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "--quiet --help" -- "$cur")

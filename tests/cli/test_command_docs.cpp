@@ -43,8 +43,12 @@ std::string section(const std::string& page, const std::string& from, const std:
 
 // A command's entry in COMMANDS: from its heading (".TP" then ".B NAME") to the next command's.
 std::string entry_of(const std::string& commands, std::string_view name) {
+  // A '-' of a name is written "\-" in roff.
   const auto heading = [&](std::string_view command) {
-    return commands.find(".TP\n.B " + std::string(command) + "\n");
+    std::string roff;
+    for (char c : command)
+      roff += c == '-' ? std::string("\\-") : std::string(1, c);
+    return commands.find(".TP\n.B " + roff + "\n");
   };
   const auto begin = heading(name);
   REQUIRE(begin != std::string::npos);

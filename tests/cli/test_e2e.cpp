@@ -50,8 +50,14 @@ void check_wins_all_starts(Strategy strategy) {
   limits.per_move = 30s;
   limits.per_game = 300s;
   limits.after_end = 30s;
+  // Under the sanitizers, where a game costs fifty times as much, one start of each rotation
+  // class (51 of the 357); the dev preset plays them all.
+  std::vector<Board> starts = ioi_starts();
+  if (test::kSanitized) {
+    std::erase_if(starts, [](const Board& start) { return start.canonical() != start; });
+  }
   std::uint64_t seed = 0;
-  for (const Board& start : ioi_starts()) {
+  for (const Board& start : starts) {
     const GameReport report =
         test::judge_game({PLAYER_IOIWARI}, start, strategy, ++seed, table(), limits);
     INFO("start " << start << " against " << name(strategy) << ": " << report.detail << " "

@@ -36,6 +36,10 @@ int run_bench(Invocation& call);
 int run_solve(Invocation& call);
 int run_verify(Invocation& call);
 int run_help(Invocation& call);
+int run_interact(Invocation& call);
+int run_manage(Invocation& call);
+int run_validate(Invocation& call);
+int run_package(Invocation& call);
 
 // Flushes what a command wrote on standard output, and returns `status`; or, when standard
 // output could not be written, says so in one line and returns the exit status for it (6).

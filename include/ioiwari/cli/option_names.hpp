@@ -11,6 +11,7 @@ inline constexpr std::string_view capacity = "--capacity";
 inline constexpr std::string_view classes = "--classes";
 inline constexpr std::string_view exit_time = "--exit-time";
 inline constexpr std::string_view first = "--first";
+inline constexpr std::string_view format = "--format";
 inline constexpr std::string_view game_time = "--game-time";
 inline constexpr std::string_view isolate = "--isolate";
 inline constexpr std::string_view jobs = "--jobs";

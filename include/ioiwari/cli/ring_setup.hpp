@@ -16,6 +16,7 @@
 #include "ioiwari/core/board.hpp"
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/strategy.hpp"
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/player/protocol.hpp"
@@ -28,6 +29,9 @@ class RingSetup {
   // The ring and start rule of `call`'s options (the IOI's without them). Throws UsageError for
   // a start range that is no range.
   explicit RingSetup(const Invocation& call);
+  // `ring`, which a file names (a judge system's game file), with its default start rule, and
+  // the table of --table where the command takes it. Throws UsageError for a ring not played.
+  RingSetup(const Invocation& call, Ring ring);
 
   Ring ring() const { return ring_; }
   const StartRule& start_rule() const { return rule_; }
@@ -42,6 +46,9 @@ class RingSetup {
   // Every start of the rule, in code order. Throws UsageError, naming the option to change, when
   // the rule fits no board of the ring, and when there are more than ten million.
   std::vector<Board> starts() const;
+  // The starts of --starts `text`: all of them, one of each rotation class, or N drawn by
+  // `seed`. Throws UsageError for any other text.
+  std::vector<Board> chosen_starts(const std::string& text, std::uint64_t seed) const;
 
   // The board --start gives, or nothing without --start. Throws UsageError when it is no board
   // of the ring with a bead.
@@ -103,6 +110,9 @@ class SolveLine {
 // How a command given --table reads the file: trusting a ring with no known root only with
 // --trust-table, and keeping checked copies of its blocks in up to half the machine's memory.
 TableReading table_reading(const Invocation& call);
+
+// The strategies of --strategy, which the command line has checked.
+std::vector<Strategy> strategies_of(const std::vector<std::string>& names);
 
 // "--pits 12 --capacity 5": a ring as the options that give it.
 std::string ring_options(Ring ring);

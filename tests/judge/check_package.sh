@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `ioiwari package` as judges use it, as CTest runs it:
+#
+#   check_package.sh IOIWARI HARNESS PITS STARTS STRATEGIES
+#
+# writes the package of the ring of PITS pits (capacity 5) with --starts STARTS and --strategy
+# STRATEGIES in both formats,
+# runs every example submission of each through its judge system's harness (judge_harness: the
+# problem package format's interactive validation, and CMS's Communication task, with the
+# user's FIFOs opened in either order), and checks the interactor's own refusals: a test file
+# or an answer file that is wrong is a judge error (status 1), never a verdict.
+set -euo pipefail
+ioiwari=$1 harness=$2 pits=$3 starts=$4 strategies=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "check_package: $*" >&2
+  exit 1
+}
+
+for format in icpc cms; do
+  "$ioiwari" package --format "$format" --out "$work/$format" --pits "$pits" --starts "$starts" \
+    --strategy "$strategies" --quiet >"$work/$format.out" 2>"$work/$format.err" ||
+    fail "package --format $format failed: $(cat "$work/$format.err")"
+  grep -q "^wrote $work/$format: [0-9]* games, $format format\$" "$work/$format.out" ||
+    fail "package --format $format said: $(cat "$work/$format.out")"
+done
+[ -f "$work/icpc/problem_statement/problem.en.tex" ] || fail "no statement in the icpc package"
+head -c 8 "$work/cms/statement/statement.pdf" | grep -q '^%PDF-1.4' || fail "no PDF statement"
+[ -f "$work/icpc/data/sample/001.interaction" ] || fail "no sample interaction"
+# Each sample interaction is the dialogue of the accepted player: its '>' lines are its moves.
+grep -qv '^[<>][0-9 ]*$' "$work/icpc/data/sample/001.interaction" &&
+  fail "the sample interaction has a line that is neither '<' nor '>'"
+
+"$harness" icpc "$work/icpc" "$work/run-$pits" --time-limit 3 >"$work/icpc.verdicts" ||
+  fail "icpc: $(cat "$work/icpc.verdicts")"
+"$harness" cms "$work/cms" "$work/run-$pits" --time-limit 3 >"$work/cms.verdicts" ||
+  fail "cms: $(cat "$work/cms.verdicts")"
+"$harness" cms "$work/cms" "$work/run-$pits" --time-limit 3 --open-output-first \
+  >"$work/cms-reversed.verdicts" || fail "cms, output opened first: $(cat "$work/cms-reversed.verdicts")"
+cat "$work/icpc.verdicts" "$work/cms.verdicts"
+for verdicts in icpc cms cms-reversed; do
+  [ "$(wc -l <"$work/$verdicts.verdicts")" -eq 5 ] || fail "$verdicts: not 5 submissions judged"
+done
+
+# The interactor's refusals: a judge error (1) with one line, and a judgemessage.txt.
+game=$work/icpc/data/secret/001.in answer=$work/icpc/data/secret/001.ans
+mkdir -p "$work/feedback"
+expect_judge_error() {
+  local what=$1 input=$2 ans=$3 status=0
+  "$ioiwari" interact "$input" "$ans" "$work/feedback" </dev/null >/dev/null 2>"$work/err" ||
+    status=$?
+  [ "$status" -eq 1 ] || fail "$what: status $status, not 1 (a judge error)"
+  [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: not one line: $(cat "$work/err")"
+  grep -q "^judge error: " "$work/feedback/judgemessage.txt" || fail "$what: no judgemessage.txt"
+}
+sed 's/^strategy .*/strategy clever/' "$game" >"$work/bad.in"
+expect_judge_error "a bad strategy" "$work/bad.in" "$answer"
+echo "value +100" >"$work/bad.ans"
+expect_judge_error "a wrong value" "$game" "$work/bad.ans"
+expect_judge_error "no such file" "$work/none.in" "$answer"
+# The input validator refuses what the interactor would.
+status=0
+"$ioiwari" validate <"$work/bad.in" 2>"$work/err" || status=$?
+[ "$status" -eq 43 ] || fail "validate: a bad game file got $status, not 43"
+grep -q "^ioiwari: validate: standard input: line 5: no strategy" "$work/err" ||
+  fail "validate said: $(cat "$work/err")"
+# A package is never written over an existing folder.
+status=0
+"$ioiwari" package --format icpc --out "$work/icpc" --quiet 2>"$work/err" || status=$?
+[ "$status" -eq 2 ] || fail "package over an existing folder: status $status"
