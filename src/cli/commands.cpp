@@ -159,21 +159,18 @@ constexpr Exit kOpponentExits[] = {
 
 // ---- referee. --------------------------------------------------------------------------------
 
+// The seed of a series of games (the referee's, a package's), with RefereePlan's default.
+constexpr Option kSeriesSeed = {
+    opt::seed, "N",   Value::integer, "seeds the random starts and the strategies", {}, 0, kMaxSeed,
+    {},        false, kDefaultSeed,
+};
+
 constexpr Option kRefereeOptions[] = {
     {opt::starts, "all|classes|N", Value::text,
      "every start, one of each rotation class, or N drawn at random", "all"},
     {opt::strategy, "S[,S...]|all", Value::list, "the opponents' strategies", "optimal", 0, 0,
      kStrategies},
-    {opt::seed,
-     "N",
-     Value::integer,
-     "seeds the random starts and the strategies",
-     {},
-     0,
-     kMaxSeed,
-     {},
-     false,
-     kDefaultSeed},
+    kSeriesSeed,
     {opt::jobs,
      "N",
      Value::integer,
@@ -393,16 +390,7 @@ constexpr Option kPackageOptions[] = {
      "all"},
     {opt::strategy, "S[,S...]|all", Value::list, "the judge's strategies: a game for each",
      "optimal", 0, 0, kStrategies},
-    {opt::seed,
-     "N",
-     Value::integer,
-     "seeds the random starts and the strategies",
-     {},
-     0,
-     kMaxSeed,
-     {},
-     false,
-     kDefaultSeed},
+    kSeriesSeed,
 };
 constexpr Exit kPackageExits[] = {
     {code(ExitCode::ok), "the package was written"},
@@ -546,7 +534,7 @@ constexpr Command kCommands[] = {
     {"manage",
      "the manager of a CMS Communication task, talking through two FIFOs",
      "It reads the game file on standard input, plays player 2 through the FIFOs FROM_USER and "
-     "TO_USER, and writes the outcome (1.0 for a win, 0.50 for a tie, 0.0 else) on standard "
+     "TO_USER, and writes the outcome (1.00 for a win, 0.50 for a tie, 0.00 else) on standard "
      "output and one line for the contestant on standard error. Run under the name 'manager', "
      "as CMS runs it, ioiwari is this command.",
      {},

@@ -17,6 +17,8 @@
 #include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/game_loop.hpp"
+#include "ioiwari/core/table_file.hpp"
+#include "ioiwari/core/table_format.hpp"
 #include "ioiwari/input/exit_code.hpp"
 #include "ioiwari/input/game_file.hpp"
 #include "ioiwari/judge/judge_system.hpp"
@@ -287,15 +289,24 @@ std::string numbered(std::size_t i, std::size_t count) {
   return name.str();
 }
 
-constexpr std::string_view kInteractRun =
-    "#!/bin/sh\n# The interactor: INPUT ANSWER FEEDBACK_DIR, the submission on its standard input "
-    "and output.\nexec \"$(dirname \"$0\")/ioiwari\" interact \"$@\"\n";
+// The interactor's run script: for a ring other than the IOI's, with the table the package
+// wrote beside it, so that no game waits for a solve.
+std::string interact_run(bool with_table, bool trusted) {
+  return std::string(
+             "#!/bin/sh\n# The interactor: INPUT ANSWER FEEDBACK_DIR, the submission on its "
+             "standard input and output.\nhere=$(dirname \"$0\")\nexec \"$here/ioiwari\" "
+             "interact ") +
+         (with_table ? "--table \"$here/ring.table\" " : "") + (trusted ? "--trust-table " : "") +
+         "\"$@\"\n";
+}
 constexpr std::string_view kCheckRun =
     "#!/bin/sh\n# The input validator: a game file on standard input; 42 when it is one.\n"
     "exec \"$(dirname \"$0\")/ioiwari\" validate \"$@\"\n";
 
-void write_icpc(const fs::path& root, Ring ring, const StartRule& rule,
-                const std::vector<Test>& tests, const Table& table) {
+void write_icpc(const fs::path& root, RingSetup& setup, const std::vector<Test>& tests,
+                const Table& table) {
+  const Ring ring = setup.ring();
+  const StartRule& rule = setup.start_rule();
   const Statement text = statement(ring, rule, tests.size());
   write(root / "problem.yaml",
         "name: " + text.title +
@@ -314,11 +325,17 @@ void write_icpc(const fs::path& root, Ring ring, const StartRule& rule,
     write(base.string() + ".in", write_game_file(tests[i].game));
     write(base.string() + ".ans", write_answer(tests[i].value));
   }
-  for (const char* kind : {"input_validators", "output_validators"}) {
-    const fs::path folder = root / kind / "ioiwari";
-    copy_self(folder / "ioiwari");
-    write(folder / "run", std::string(kind)[0] == 'i' ? kCheckRun : kInteractRun, true);
+  const fs::path checker = root / "input_validators" / "ioiwari";
+  copy_self(checker / "ioiwari");
+  write(checker / "run", kCheckRun, true);
+  const fs::path interactor = root / "output_validators" / "ioiwari";
+  copy_self(interactor / "ioiwari");
+  const bool with_table = table.classes() != nullptr;
+  if (with_table) {
+    TableOutput output((interactor / "ring.table").string(), *setup.geometry());
+    output.commit(*table.classes());
   }
+  write(interactor / "run", interact_run(with_table, with_table && !known_root(ring)), true);
   write_submissions(root / "submissions", ring);
 }
 
@@ -385,7 +402,7 @@ int run_package(Invocation& call) {
   try {
     const std::string format = *parsed.text(opt::format);
     if (format == "icpc") {
-      write_icpc(building, ring, setup.start_rule(), tests, table);
+      write_icpc(building, setup, tests, table);
     } else {
       write_cms(building, ring, setup.start_rule(), tests);
     }

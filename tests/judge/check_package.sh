@@ -43,6 +43,17 @@ for verdicts in icpc cms cms-reversed; do
   [ "$(wc -l <"$work/$verdicts.verdicts")" -eq 5 ] || fail "$verdicts: not 5 submissions judged"
 done
 
+# The manager's own words, as CMS reads them: the outcome alone on standard output, one line
+# for the contestant on standard error.
+mkfifo "$work/u_to_m" "$work/m_to_u"
+"$work/run-$pits/accepted-perfect" <"$work/m_to_u" >"$work/u_to_m" &
+"$ioiwari" manage "$work/u_to_m" "$work/m_to_u" <"$work/cms/input/input0.txt" \
+  >"$work/outcome" 2>"$work/message" || fail "manage failed: $(cat "$work/message")"
+wait $!
+[ "$(cat "$work/outcome")" = "1.00" ] || fail "the manager's outcome: $(cat "$work/outcome")"
+grep -qx "player 1 wins [0-9]* to [0-9]*" "$work/message" ||
+  fail "the manager's message: $(cat "$work/message")"
+
 # The interactor's refusals: a judge error (1) with one line, and a judgemessage.txt.
 game=$work/icpc/data/secret/001.in answer=$work/icpc/data/secret/001.ans
 mkdir -p "$work/feedback"
