@@ -285,7 +285,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool icpc = args[0] == "icpc";
-  Harness h{args[1], args[2]};
+  // Absolute: the manager runs in a folder of its own.
+  Harness h{fs::absolute(args[1]), fs::absolute(args[2])};
   for (std::size_t i = 3; i < args.size(); ++i) {
     if (args[i] == "--time-limit" && i + 1 < args.size()) {
       h.limit = std::chrono::milliseconds(std::atoi(args[++i].c_str()) * 1000);
