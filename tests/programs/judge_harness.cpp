@@ -11,7 +11,10 @@
 //   submission is still running at the time limit (wall clock), else RTE when it exited non-zero
 //   or by a signal (but SIGPIPE after the validator had ended), else AC for 42, WA for 43, and a
 //   judge error for anything else. A submission's verdict is its first test's that is not AC
-//   (on_reject: break), and its score the sum of score.txt.
+//   (on_reject: break), and its score the sum of score.txt. (Kattis' problemtools gives a
+//   validator that ends first with 43 its WA even when the submission then crashes or times
+//   out; which of two programs that end together ends first is a race on a loaded machine, so
+//   this harness judges by how the submission ended, which no order changes.)
 // cms: as CMS runs a Communication task with one user process. For each test the manager is
 //   copied into a folder of its own and run there as ./manager U_TO_M M_TO_U, its standard
 //   input the test's input file, its standard output and error kept; the user's program opens
