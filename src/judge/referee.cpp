@@ -108,6 +108,9 @@ class Watch {
     memory_kb_ = usage.memory_kb;
     oom_kills_ = std::max(oom_kills_, usage.oom_kills);
     peak_kb_ = std::max(peak_kb_, memory_kb_);
+    // The kernel killed at its cap: the game's memory reached it, whatever the samples, which
+    // a player growing fast outruns, last saw.
+    if (oom_kills_ > 0) peak_kb_ = std::max(peak_kb_, limits_.memory_cap_mb() * 1024);
   }
   std::uint64_t oom_kills() const { return oom_kills_; }
 
@@ -142,7 +145,7 @@ std::string over_text(Watch::Over over, const Watch& watch, std::chrono::millise
     case Watch::Over::memory:
       if (watch.oom_kills() > 0) {
         return std::string(what) + ": the kernel killed a process at the cap of " +
-               std::to_string(2 * limits.memory_mb) + " MB; the limit is " +
+               std::to_string(limits.memory_cap_mb()) + " MB; the limit is " +
                std::to_string(limits.memory_mb) + " MB";
       }
       return std::string(what) + ": its processes held " +
@@ -375,8 +378,8 @@ SandboxRequest sandbox_request(const RefereeLimits& limits) {
   // Twice the limit: a player growing past the limit is seen by a sample and judged before the
   // kernel refuses it anything. The cgroup's cap counts the pages of files too, which the
   // kernel reclaims first: a mapped table costs the player nothing below it.
-  request.memory_cap_bytes = 2 * limits.memory_mb * 1024 * 1024;
-  if (limits.data_limit) request.data_limit_bytes = 2 * limits.memory_mb * 1024 * 1024;
+  request.memory_cap_bytes = limits.memory_cap_mb() * 1024 * 1024;
+  if (limits.data_limit) request.data_limit_bytes = limits.memory_cap_mb() * 1024 * 1024;
   // A backstop for a referee that stops looking: the game's CPU time and a second.
   const auto all = limits.per_game + limits.after_end;
   request.cpu_backstop = std::chrono::ceil<std::chrono::seconds>(all) + std::chrono::seconds(1);

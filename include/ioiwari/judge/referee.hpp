@@ -83,6 +83,10 @@ struct RefereeLimits {
   Isolation isolation = Isolation::where_allowed;
   bool cgroups = true;             // a cgroup for each game, where one can be made
   std::optional<UserRange> users;  // root only: the users of the game slots (kDefaultUsers)
+
+  // The kernel's cap on a game's memory (its cgroup's) and on each process's data: twice the
+  // limit, so that a player over the limit is judged by the referee, not killed first.
+  constexpr std::uint64_t memory_cap_mb() const { return 2 * memory_mb; }
 };
 
 // What a run with `limits` asks of its sandbox.
