@@ -40,6 +40,11 @@ constexpr int kMemoryLimitMb = 1024;
 // not packaged.
 constexpr std::uint64_t kMostBoards = std::uint64_t{1} << 28;
 
+// What a program of the package may be: run by anyone, changed by its owner (0755).
+constexpr fs::perms kRunnable = fs::perms::owner_all | fs::perms::group_read |
+                                fs::perms::group_exec | fs::perms::others_read |
+                                fs::perms::others_exec;
+
 // A failure to write the package: one line, naming the file.
 class PackageError : public std::runtime_error {
  public:
@@ -52,9 +57,7 @@ void write(const fs::path& path, std::string_view text, bool executable = false)
   file << text;
   file.close();
   if (!file) throw PackageError("cannot write " + textio::quoted(path.string()));
-  if (executable)
-    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
+  if (executable) fs::permissions(path, kRunnable);
 }
 
 // This program's own file, copied to `path`, runnable.
@@ -65,8 +68,7 @@ void copy_self(const fs::path& path) {
   if (error)
     throw PackageError("cannot copy ioiwari to " + textio::quoted(path.string()) + ": " +
                        error.message());
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                            fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(path, kRunnable);
 }
 
 // Whether this program is linked statically: no program interpreter among its ELF headers.
@@ -84,7 +86,7 @@ bool linked_statically() {
 }
 
 // A source of the package's examples with the ring's numbers in place of the IOI's.
-std::string for_ring(std::string_view source, Ring ring, bool greedy = false) {
+std::string for_ring(std::string_view source, Ring ring, bool greedy) {
   std::string text(source);
   const auto replace = [&](std::string_view from, const std::string& to) {
     const auto at = text.find(from);
@@ -274,11 +276,12 @@ std::string as_pdf(const Statement& text) {
 
 // The example submissions, by the verdict each must get.
 void write_submissions(const fs::path& folder, Ring ring) {
-  write(folder / "accepted" / "perfect.cpp", for_ring(package_sources::kPlayer, ring));
+  write(folder / "accepted" / "perfect.cpp", for_ring(package_sources::kPlayer, ring, false));
   write(folder / "wrong_answer" / "greedy.cpp", for_ring(package_sources::kPlayer, ring, true));
-  write(folder / "wrong_answer" / "bad_move.cpp", for_ring(package_sources::kBadMove, ring));
-  write(folder / "time_limit_exceeded" / "stall.cpp", for_ring(package_sources::kStall, ring));
-  write(folder / "run_time_error" / "crash.cpp", for_ring(package_sources::kCrash, ring));
+  write(folder / "wrong_answer" / "bad_move.cpp", for_ring(package_sources::kBadMove, ring, false));
+  write(folder / "time_limit_exceeded" / "stall.cpp",
+        for_ring(package_sources::kStall, ring, false));
+  write(folder / "run_time_error" / "crash.cpp", for_ring(package_sources::kCrash, ring, false));
 }
 
 // A three-digit (or wider) number: the order a judge system runs the tests in.

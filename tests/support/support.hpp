@@ -30,28 +30,36 @@ inline std::uint32_t own_first_user() {
   return 1'000'000U + 256U * static_cast<std::uint32_t>(::getpid());
 }
 
-// `ioiwari referee ARGS` for the programs under test: with --no-data-limit when they carry the
-// sanitizers, and with this test process's own users when run as root.
-inline std::string referee_flags() {
-  std::string flags = kSanitized ? "--no-data-limit " : "";
-  if (::geteuid() == 0) flags += "--user " + std::to_string(own_first_user()) + " ";
+// The flags `ioiwari referee` takes for the programs under test: --no-data-limit when they carry
+// the sanitizers, and, for a referee that keeps root (`as_root`) where the tests are root, this
+// test process's own users.
+inline std::vector<std::string> referee_flags(bool as_root) {
+  std::vector<std::string> flags;
+  if (kSanitized) flags.push_back("--no-data-limit");
+  if (as_root && ::geteuid() == 0) {
+    flags.push_back("--user");
+    flags.push_back(std::to_string(own_first_user()));
+  }
   return flags;
 }
-// (A referee that drops root before it runs gets referee_args_without_root.)
+// `ioiwari referee ARGS` with those flags; a referee that drops root before it runs gets
+// referee_args_without_root.
+inline std::vector<std::string> referee_args(std::vector<std::string> args, bool as_root = true) {
+  std::vector<std::string> line = {"referee"};
+  for (std::string& flag : referee_flags(as_root))
+    line.push_back(std::move(flag));
+  line.insert(line.end(), args.begin(), args.end());
+  return line;
+}
 inline std::vector<std::string> referee_args_without_root(std::vector<std::string> args) {
-  args.insert(args.begin(), "referee");
-  if (kSanitized) args.insert(args.begin() + 1, "--no-data-limit");
-  return args;
+  return referee_args(std::move(args), false);
 }
-inline std::vector<std::string> referee_args(std::vector<std::string> args) {
-  args = referee_args_without_root(std::move(args));
-  if (::geteuid() == 0) {
-    args.insert(args.begin() + 1, {"--user", std::to_string(own_first_user())});
-  }
-  return args;
-}
+// The same as one shell line.
 inline std::string referee_line(const std::string& args) {
-  return "referee " + referee_flags() + args;
+  std::string line = "referee ";
+  for (const std::string& flag : referee_flags(true))
+    line += flag + " ";
+  return line + args;
 }
 
 inline const Table& table() {
