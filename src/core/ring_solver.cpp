@@ -12,8 +12,7 @@
 #include <thread>
 #include <utility>
 
-#include "ioiwari/core/packed_sowing.hpp"
-#include "ioiwari/core/sowing.hpp"
+#include "ioiwari/core/expansion.hpp"
 
 namespace ioiwari {
 
@@ -57,84 +56,6 @@ struct BoardRange {
 };
 BoardRange boards_of(const RingIndex& index, std::uint64_t first_line, std::uint64_t end_line) {
   return {index.board_at(first_line * kLinePositions), index.board_at(end_line * kLinePositions)};
-}
-
-// Where a batch's expansion goes: for each class, how many moves it has and its own position;
-// for each move, in order, its net gain and its successor's position.
-struct Expansion {
-  std::uint8_t* moves;
-  std::uint64_t* own;
-  std::int8_t* nets;
-  std::uint64_t* successors;
-};
-
-// Makes every move of `count` classes of a ring of N pits (step 1 of the solve). Returns how many
-// successors it found.
-template <int N, Select kSelect>
-std::size_t expand(const RingIndex& index, int capacity, const Packed* classes, std::size_t count,
-                   const Expansion& out) {
-  std::size_t successors = 0;
-  for (std::size_t c = 0; c < count; ++c) {
-    const Packed packed = classes[c];
-    int moves = 0;
-    for (int pit = 0; pit < N; ++pit) {
-      if (digit(packed, pit) == 0) continue;
-      Packed after = packed;
-      int net = 0;
-      if (!sow_packed<N, kSelect>(after, pit, capacity, net)) [[unlikely]] {
-        PackedPits pits{packed};
-        const Sown sown = sow(pits, pit, N, capacity, [](SowKind, int, int) {});
-        after = pits.bits;
-        net = sown.mover_gain - sown.opponent_gain;
-      }
-      out.nets[successors] = static_cast<std::int8_t>(net);
-      out.successors[successors++] = index.position(canonical_packed<N>(after));
-      ++moves;
-    }
-    out.moves[c] = static_cast<std::uint8_t>(moves);
-    out.own[c] = index.position(packed);
-  }
-  return successors;
-}
-
-using Expand = std::size_t (*)(const RingIndex&, int, const Packed*, std::size_t, const Expansion&);
-
-template <Select kSelect, std::size_t... Pits>
-constexpr std::array<Expand, kMaxPits + 1> expanders(std::index_sequence<Pits...>) {
-  return {(Pits < kMinPits
-               ? nullptr
-               : &expand<static_cast<int>(Pits < kMinPits ? kMinPits : Pits), kSelect>)...};
-}
-constexpr std::array<std::array<Expand, kMaxPits + 1>, 2> kExpand = {
-    expanders<Select::portable>(std::make_index_sequence<kMaxPits + 1>{}),
-    expanders<Select::bmi2>(std::make_index_sequence<kMaxPits + 1>{})};
-
-// Whether this CPU runs PDEP fast: it has BMI2, and it is not an AMD CPU before Zen 3 (family
-// 0x19), where PDEP is microcode of hundreds of cycles. Asked once, with CPUID.
-bool has_fast_pdep() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool fast = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0 || (ebx & bit_BMI2) == 0) {
-      return false;
-    }
-    unsigned vendor[3] = {};
-    __get_cpuid(0, &eax, &vendor[0], &vendor[2], &vendor[1]);
-    const bool amd = vendor[0] == 0x68747541 && vendor[1] == 0x69746e65 && vendor[2] == 0x444d4163;
-    __get_cpuid(1, &eax, &ebx, &ecx, &edx);
-    const unsigned base = (eax >> 8) & 15;
-    const unsigned family = base == 15 ? base + ((eax >> 20) & 255) : base;
-    return !amd || family >= 0x19;
-  }();
-  return fast;
-#else
-  return false;
-#endif
-}
-
-// The expansion for rings of `pits` pits on this CPU.
-Expand expander(int pits) {
-  return kExpand[has_fast_pdep() ? 1 : 0][static_cast<std::size_t>(pits)];
 }
 
 // The ranks of the classes at `positions` (marked positions of the lines `part` holds), each less
@@ -191,7 +112,8 @@ class Batch {
         classes_(exchange.batch()),
         moves_(classes_.size()),
         own_(classes_.size()),
-        successors_(classes_.size() * static_cast<std::size_t>(part.index().ring().pits)),
+        successors_(classes_.size() * static_cast<std::size_t>(part.index().ring().pits) +
+                    kExpansionSlack),
         nets_(successors_.size()),
         values_(successors_.size()) {}
 

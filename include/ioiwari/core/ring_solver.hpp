@@ -7,9 +7,9 @@
 // distributed solve (src/cluster), each with one LayeredSolve (below). It takes a layer's classes
 // in batches, and for each batch:
 //
-//   1. makes every move of every class (sow_packed(), packed_sowing.hpp, the rule's copy without
-//      branches, or sow(), sowing.hpp, the Board's own rule, for the moves it leaves), and finds
-//      each successor's canonical board and its position in the index;
+//   1. makes every move of every class, and finds each successor's canonical board and its
+//      position in the index (expansion.hpp: eight moves at once where the CPU has AVX-512, else
+//      one by one, with copies of the rule that tests hold equal to sow(), sowing.hpp);
 //   2. asks an Exchange for the successors' values;
 //   3. keeps each class's best move value, and writes it (or, in a check, compares it).
 //

@@ -1,0 +1,48 @@
+// Step 1 of the ring solver (ring_solver.hpp): every move of a batch of classes, each
+// successor's canonical board and its position in the index. It is most of a solve's work, so
+// it is written twice, and the solver takes the faster way this CPU runs:
+//
+// - the portable expansion (expansion.cpp): one move at a time, sowing with sow_packed()
+//   (packed_sowing.hpp, the rule's copy without branches) or, for the moves that copy leaves,
+//   with sow() (sowing.hpp, the rule's statement);
+// - the wide expansion (expansion_wide.cpp), for x86-64 CPUs with AVX-512: all the moves of a
+//   class at once, one pit a 64-bit lane of a 512-bit register, with the same bit operations as
+//   sow_packed(); it too leaves to sow() the moves whose hand comes round past its own pit.
+//
+// A test (tests/core/test_expansion.cpp) holds both equal to sow(), canonical_packed() and
+// RingIndex::position() on every board of the small rings and on random boards of every ring.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ioiwari/core/ring_index.hpp"
+
+namespace ioiwari {
+
+// Where a batch's expansion goes: for each class, how many moves it has and its own position;
+// for each move, its net gain and its successor's position, the moves of each class together and
+// the classes in order (a class's moves in any order). The move arrays need room for
+// kExpansionSlack entries past the last move: the wide way stores eight lanes at a time.
+struct Expansion {
+  std::uint8_t* moves;
+  std::uint64_t* own;
+  std::int8_t* nets;
+  std::uint64_t* successors;
+};
+inline constexpr std::size_t kExpansionSlack = 16;
+
+// Makes every move of `count` canonical classes of `index`'s ring (its capacity `capacity`).
+// Returns how many successors it found.
+using Expand = std::size_t (*)(const RingIndex& index, int capacity, const Packed* classes,
+                               std::size_t count, const Expansion& out);
+
+// The portable expansion for rings of `pits` pits: with PDEP where the CPU runs it fast.
+Expand portable_expander(int pits);
+// The wide expansion for rings of `pits` pits, or nullptr where this CPU (or its operating
+// system) does not run AVX-512.
+Expand wide_expander(int pits);
+// The expansion the solver uses: the wide one where the CPU runs it, else the portable one.
+Expand expander(int pits);
+
+}  // namespace ioiwari
