@@ -2,8 +2,9 @@
 // of a ring looks up, for every move of every class, a line of the index (64 bytes somewhere in
 // the index) and then a value (a byte somewhere in the values, at a place the line gives). This
 // program does as many such pairs of reads, at random places in arrays of the ring's sizes, the
-// way the solver does them (in batches, each read asked for 16 places ahead, on 2 threads), and
-// nothing else. Written for scripts/compare --rings; it shares no code with ioiwari.
+// way the solver does them (in batches, each line asked for 128 places ahead and each value as soon
+// as its line is read, as src/core/ring_solver.cpp's look_up() asks, on 2 threads), and nothing
+// else. Written for scripts/compare --rings; it shares no code with ioiwari.
 //
 // Usage: lookup_floor PITS CAPACITY MOVES
 #include <sys/mman.h>
@@ -18,7 +19,7 @@
 namespace {
 
 constexpr std::size_t kBatch = 16384;
-constexpr std::size_t kAhead = 16;
+constexpr std::size_t kAhead = 128;  // ring_solver.cpp's kAhead
 
 std::uint64_t power(std::uint64_t base, int exponent) {
   std::uint64_t result = 1;
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < kBatch; ++i) {
         if (i + kAhead < kBatch) __builtin_prefetch(index + 8 * asked[i + kAhead]);
         asked[i] = index[8 * asked[i]] + (asked[i] & 63);
+        __builtin_prefetch(values + asked[i]);
       }
       for (std::size_t i = 0; i < kBatch; ++i) {
         if (i + kAhead < kBatch) __builtin_prefetch(values + asked[i + kAhead]);
