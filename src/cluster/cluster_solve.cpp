@@ -1,5 +1,5 @@
-// `ioiwari-mpi solve`: the ring solver on the processes of an MPI job. The processes cut the
-// index's lines into shares of about as many classes each; each marks and solves its own share
+// `ioiwari-mpi solve`: the ring solver on the processes of an MPI job. The processes deal the
+// index's lines out in stripes (ring_solver.hpp, Share); each marks and solves its own share
 // with the one layered solver (ring_solver.hpp), whose successors it finds through the MPI
 // exchange; process 0 then gathers the shares into the table file, which is byte for byte the
 // file that `ioiwari solve` writes.
@@ -38,11 +38,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The pieces each process counts the classes of, so that the shares can be cut evenly.
-constexpr std::uint64_t kCountsPerProcess = 256;
-// The bytes process 0 receives at a time while it writes the table.
-constexpr std::uint64_t kGatherBytes = std::uint64_t{4} << 20;
-
 // This process's peak resident memory, in bytes.
 std::uint64_t peak_bytes() {
   rusage usage{};
@@ -57,79 +52,98 @@ bool all_agree(bool yes) {
   return all == 1;
 }
 
-// How the processes share the ring: process p holds lines [first_lines[p], first_lines[p+1])
-// and the classes [first_classes[p], first_classes[p+1]).
-struct Shares {
-  std::vector<std::uint64_t> first_lines, first_classes;
-};
-
-// Cuts the index's lines into `processes` shares of about as many classes each. The lines are
-// cut into pieces that the processes count in turn (piece i by process i mod P, so that each
-// counts pieces from all over the index), the counts are added up everywhere, and the shares are
-// cut at the pieces where the running count passes each P-th of the classes.
-Shares cut_shares(const RingGeometry& geometry, int processes, int me) {
-  const std::uint64_t lines = geometry.lines();
-  const std::uint64_t pieces = std::max<std::uint64_t>(
-      1, std::min(lines, kCountsPerProcess * static_cast<std::uint64_t>(processes)));
-  const auto bound = [&](std::uint64_t piece) { return lines * piece / pieces; };
-  std::vector<std::uint64_t> counts(pieces, 0), totals(pieces, 0);
-  for (std::uint64_t piece = static_cast<std::uint64_t>(me); piece < pieces;
-       piece += static_cast<std::uint64_t>(processes)) {
-    counts[piece] = count_classes(geometry, bound(piece), bound(piece + 1));
-  }
-  MPI_Allreduce(counts.data(), totals.data(), static_cast<int>(pieces), MPI_UINT64_T, MPI_SUM,
-                MPI_COMM_WORLD);
-  std::uint64_t classes = 0;
-  for (std::uint64_t count : totals)
-    classes += count;
-  Shares shares;
-  shares.first_lines.push_back(0);
-  shares.first_classes.push_back(0);
-  std::uint64_t running = 0;
-  std::uint64_t piece = 0;
-  for (int p = 1; p < processes; ++p) {
-    const std::uint64_t goal =
-        classes * static_cast<std::uint64_t>(p) / static_cast<std::uint64_t>(processes);
-    while (piece < pieces && running + totals[piece] <= goal)
-      running += totals[piece++];
-    shares.first_lines.push_back(bound(piece));
-    shares.first_classes.push_back(running);
-  }
-  shares.first_lines.push_back(lines);
-  shares.first_classes.push_back(classes);
-  return shares;
+// The classes of each stripe of a part, in order: the differences of its lines' first ranks.
+std::vector<std::uint64_t> stripe_classes(const RingPart& part, std::uint64_t lines) {
+  std::vector<std::uint64_t> counts;
+  const std::uint64_t held = part.share.lines_held(lines);
+  std::uint64_t at = 0;  // the part's line where the stripe begins
+  part.share.for_each_stripe(lines, [&](std::uint64_t first, std::uint64_t end) {
+    const std::uint64_t next = at + (end - first);
+    const std::uint64_t from = part.lines[kLineWords * at];
+    const std::uint64_t to = next < held ? part.lines[kLineWords * next] : part.classes;
+    counts.push_back(to - from);
+    at = next;
+  });
+  return counts;
 }
 
-// What process 0 gathers into the table: each process's part in turn, its own first. A part is
-// sent in messages of at most kGatherBytes.
-void gather(std::span<const unsigned char> mine, int processes, int me,
-            std::optional<TableOutput>& output, std::vector<unsigned char>& buffer) {
-  if (me != 0) {
-    std::uint64_t size = mine.size();
-    MPI_Send(&size, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD);
-    for (std::uint64_t at = 0; at < size; at += kGatherBytes) {
-      const auto length = static_cast<int>(std::min(kGatherBytes, size - at));
-      MPI_Send(mine.data() + at, length, MPI_UNSIGNED_CHAR, 0, 1, MPI_COMM_WORLD);
+// Writes the table from every process's part: process 0 takes the stripes in the index's order,
+// each from the process that holds it, first their lines (each line's first rank made the
+// table's: the classes of the stripes before, not of the part's), then their values. The others
+// send their stripes in order, a message each.
+void gather(const RingPart& part, const RingGeometry& geometry,
+            std::optional<TableOutput>& output) {
+  const Share& share = part.share;
+  const int processes = share.processes;
+  const std::uint64_t lines = geometry.lines();
+  // Every stripe's classes, on process 0, in the index's order.
+  const std::vector<std::uint64_t> mine = stripe_classes(part, lines);
+  std::vector<std::uint64_t> stripes;
+  std::vector<int> sizes(static_cast<std::size_t>(processes)), starts(sizes.size());
+  const int size = static_cast<int>(mine.size());
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (std::size_t p = 0; p < sizes.size(); ++p) {
+    starts[p] = total;
+    total += sizes[p];
+  }
+  std::vector<std::uint64_t> by_process(static_cast<std::size_t>(total));
+  MPI_Gatherv(mine.data(), size, MPI_UINT64_T, by_process.data(), sizes.data(), starts.data(),
+              MPI_UINT64_T, 0, MPI_COMM_WORLD);
+
+  const std::uint64_t stripe_lines = share.stripe_lines();
+  const std::uint64_t stripe_count = (lines + stripe_lines - 1) / stripe_lines;
+  if (share.me != 0) {
+    // Lines, then values, a stripe a message.
+    std::uint64_t at = 0, rank = 0;
+    share.for_each_stripe(lines, [&](std::uint64_t first, std::uint64_t end) {
+      MPI_Send(part.lines + kLineWords * at, static_cast<int>((end - first) * kLineWords),
+               MPI_UINT64_T, 0, 1, MPI_COMM_WORLD);
+      at += end - first;
+    });
+    for (const std::uint64_t count : mine) {
+      MPI_Send(part.values + rank, static_cast<int>(count), MPI_INT8_T, 0, 2, MPI_COMM_WORLD);
+      rank += count;
     }
     return;
   }
-  output->append(mine);
-  for (int from = 1; from < processes; ++from) {
-    std::uint64_t size = 0;
-    MPI_Recv(&size, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (std::uint64_t at = 0; at < size; at += kGatherBytes) {
-      const auto length = static_cast<int>(std::min(kGatherBytes, size - at));
-      buffer.resize(static_cast<std::size_t>(length));
-      MPI_Recv(buffer.data(), length, MPI_UNSIGNED_CHAR, from, 1, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      output->append(buffer);
+  // Where each process's stripes and values have got to (process 0 reads its own in place).
+  std::vector<std::uint64_t> line_at(sizes.size(), 0), rank_at(sizes.size(), 0);
+  std::vector<std::uint64_t> words;
+  std::uint64_t running = 0;  // the classes of the stripes before this one
+  for (std::uint64_t s = 0; s < stripe_count; ++s) {
+    const auto from = static_cast<std::size_t>(s % static_cast<std::uint64_t>(processes));
+    const std::uint64_t first = s * stripe_lines, end = std::min(lines, first + stripe_lines);
+    words.resize((end - first) * kLineWords);
+    if (from == 0) {
+      std::copy_n(part.lines + kLineWords * line_at[0], words.size(), words.begin());
+      line_at[0] += end - first;
+    } else {
+      MPI_Recv(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, static_cast<int>(from),
+               1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
+    const std::uint64_t base = words[0];
+    for (std::size_t w = 0; w < words.size(); w += kLineWords)
+      words[w] = words[w] - base + running;
+    output->append({reinterpret_cast<const unsigned char*>(words.data()), words.size() * 8});
+    running += by_process[static_cast<std::size_t>(starts[from]) +
+                          s / static_cast<std::uint64_t>(processes)];
   }
-}
-
-template <class T>
-std::span<const unsigned char> bytes_of(const LargeArray<T>& array) {
-  return {reinterpret_cast<const unsigned char*>(array.data()), array.size() * sizeof(T)};
+  std::vector<std::int8_t> values;
+  for (std::uint64_t s = 0; s < stripe_count; ++s) {
+    const auto from = static_cast<std::size_t>(s % static_cast<std::uint64_t>(processes));
+    const std::uint64_t count = by_process[static_cast<std::size_t>(starts[from]) +
+                                           s / static_cast<std::uint64_t>(processes)];
+    if (from == 0) {
+      output->append({reinterpret_cast<const unsigned char*>(part.values + rank_at[0]), count});
+      rank_at[0] += count;
+      continue;
+    }
+    values.resize(count);
+    MPI_Recv(values.data(), static_cast<int>(count), MPI_INT8_T, static_cast<int>(from), 2,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    output->append({reinterpret_cast<const unsigned char*>(values.data()), count});
+  }
 }
 
 }  // namespace
@@ -170,35 +184,31 @@ int run_solve(cli::Invocation& call) {
   if (!all_agree(me != 0 || output.has_value())) return to_int(ExitCode::bad_table);
 
   const auto begin = Clock::now();
-  const Shares shares = cut_shares(geometry, processes, me);
-  const auto p = static_cast<std::size_t>(me);
   RingPart part;
   part.geometry = &geometry;
-  part.first_line = shares.first_lines[p];
-  part.end_line = shares.first_lines[p + 1];
-  part.first_class = shares.first_classes[p];
-  part.end_class = shares.first_classes[p + 1];
-  LargeArray<std::uint64_t> lines((part.end_line - part.first_line) * kLineWords);
-  LargeArray<std::int8_t> values(part.end_class - part.first_class);
+  part.share = Share::of(geometry, processes, me);
+  const std::uint64_t held = part.share.lines_held(geometry.lines());
+  LargeArray<std::uint64_t> lines(held * kLineWords);
 
   cli::SolveLine line(call, "solve", call.parsed.given(cli::opt::quiet) || me != 0);
   SolveOptions options = line.options();
   options.threads = 1;  // the MPI exchange is called by one thread
-  LayeredSolve solve(geometry, part.first_line, part.end_line, options);
-  solve.index(lines.span(), part.first_class);
+  LayeredSolve solve(geometry, part.share, options);
+  part.classes = solve.index(lines.span());
+  LargeArray<std::int8_t> values(part.classes);
   part.lines = lines.data();
   part.values = values.data();
   const double indexed = seconds_since(begin);
-  MpiExchange exchange(MPI_COMM_WORLD, part, shares.first_lines);
+  MpiExchange exchange(MPI_COMM_WORLD, part);
   solve.solve(part, exchange, values.span());
   const double solved = seconds_since(begin);
 
-  // The table, in file order: every process's lines, then every process's values.
-  std::vector<unsigned char> buffer;
+  // The table, in file order: the lines of every stripe, then the values of every stripe.
+  std::uint64_t classes = 0;
+  MPI_Allreduce(&part.classes, &classes, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   try {
-    gather(bytes_of(lines), processes, me, output, buffer);
-    gather(bytes_of(values), processes, me, output, buffer);
-    if (me == 0) output->commit(shares.first_classes.back());
+    gather(part, geometry, output);
+    if (me == 0) output->commit(classes);
   } catch (const TableFileError& error) {
     // Only process 0 writes: the others may wait for it, so the job is ended.
     call.complain(error.what());
@@ -210,20 +220,15 @@ int run_solve(cli::Invocation& call) {
     std::uint64_t classes, lines, peak, sent, rounds;
     double indexed, solved;
   };
-  const Report mine{part.end_class - part.first_class,
-                    part.end_line - part.first_line,
-                    peak_bytes(),
-                    exchange.sent_positions(),
-                    exchange.rounds_made(),
-                    indexed,
-                    solved};
+  const Report mine{part.classes,           held,    peak_bytes(), exchange.sent_positions(),
+                    exchange.rounds_made(), indexed, solved};
   std::vector<Report> reports(static_cast<std::size_t>(processes));
   MPI_Gather(&mine, sizeof mine, MPI_BYTE, reports.data(), sizeof mine, MPI_BYTE, 0,
              MPI_COMM_WORLD);
   if (me != 0) return to_int(ExitCode::ok);
   call.out << std::fixed << std::setprecision(1) << "solved the ring of " << ring.describe() << ": "
-           << shares.first_classes.back() << " classes in " << seconds_since(begin) << " s on "
-           << processes << (processes == 1 ? " process" : " processes") << "; wrote "
+           << classes << " classes in " << seconds_since(begin) << " s on " << processes
+           << (processes == 1 ? " process" : " processes") << "; wrote "
            << *call.parsed.text(cli::opt::out) << " (" << cli::bytes_text(output->bytes())
            << "), root " << hex(output->root()) << "\n";
   for (std::size_t q = 0; q < reports.size(); ++q) {

@@ -4,9 +4,7 @@
 
 namespace ioiwari::cluster {
 
-MpiExchange::MpiExchange(MPI_Comm comm, const RingPart& part,
-                         std::vector<std::uint64_t> first_lines)
-    : comm_(comm), part_(part), first_lines_(std::move(first_lines)) {
+MpiExchange::MpiExchange(MPI_Comm comm, const RingPart& part) : comm_(comm), part_(part) {
   MPI_Comm_size(comm_, &processes_);
   MPI_Comm_rank(comm_, &me_);
   const auto count = static_cast<std::size_t>(processes_);
@@ -22,12 +20,6 @@ std::uint64_t MpiExchange::rounds(int, std::uint64_t batches) {
   return most;
 }
 
-int MpiExchange::owner(std::uint64_t position) const {
-  const std::uint64_t line = position / kLinePositions;
-  const auto after = std::upper_bound(first_lines_.begin(), first_lines_.end(), line);
-  return static_cast<int>(after - first_lines_.begin()) - 1;
-}
-
 void MpiExchange::values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) {
   ++rounds_made_;
   const std::size_t count = positions.size();
@@ -36,7 +28,7 @@ void MpiExchange::values(std::span<std::uint64_t> positions, std::span<std::int8
   std::fill(send_counts_.begin(), send_counts_.end(), 0);
   slot_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const int to = owner(positions[i]);
+    const int to = part_.share.owner(positions[i] / kLinePositions);
     slot_[i] = static_cast<std::uint32_t>(to);
     ++send_counts_[static_cast<std::size_t>(to)];
   }

@@ -1,6 +1,6 @@
 // The exchange between the processes of an MPI job (ring_solver.hpp, step 2): each process holds
-// a range of the index's lines and their classes' values, and a batch's successors go to the
-// processes that hold them, as positions, and come back as values.
+// a share of the index's lines (stripes dealt in turn) and their classes' values, and a batch's
+// successors go to the processes that hold them, as positions, and come back as values.
 #pragma once
 
 #include <mpi.h>
@@ -15,8 +15,8 @@ namespace ioiwari::cluster {
 
 class MpiExchange final : public Exchange {
  public:
-  // `first_lines` holds, for every process in `comm` and then the end, the first line it holds.
-  MpiExchange(MPI_Comm comm, const RingPart& part, std::vector<std::uint64_t> first_lines);
+  // The exchange of the processes of `comm`, each holding the part of its rank (part.share).
+  MpiExchange(MPI_Comm comm, const RingPart& part);
 
   // 16 times the local batch: a round of messages for every 16,384 classes of each process.
   static constexpr std::size_t kBatch = 16 * kSolveBatch;
@@ -39,12 +39,9 @@ class MpiExchange final : public Exchange {
   std::uint64_t rounds_made() const { return rounds_made_; }
 
  private:
-  int owner(std::uint64_t position) const;
-
   MPI_Comm comm_;
   const RingPart& part_;
   int processes_ = 0, me_ = 0;
-  std::vector<std::uint64_t> first_lines_;
   std::vector<int> send_counts_, send_starts_, receive_counts_, receive_starts_;
   std::vector<std::uint64_t> outgoing_, incoming_;
   std::vector<std::int8_t> answers_, replies_;

@@ -60,17 +60,16 @@ BoardRange boards_of(const RingIndex& index, std::uint64_t first_line, std::uint
   return {index.board_at(first_line * kLinePositions), index.board_at(end_line * kLinePositions)};
 }
 
-// The ranks of the classes at `positions` (marked positions of the lines `part` holds), each less
-// part.first_class, in place; their lines asked for kAhead places ahead, and each class's value
+// The ranks within `part` of the classes at `positions` (marked positions of the lines it holds),
+// in place; their lines asked for kAhead places ahead, and each class's value
 // as soon as its rank is known.
 [[gnu::always_inline]] inline void ranks_body(const RingPart& part, std::uint64_t* positions,
                                               std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     if (i + kAhead < count) {
-      __builtin_prefetch(part.lines +
-                         kLineWords * (positions[i + kAhead] / kLinePositions - part.first_line));
+      __builtin_prefetch(part.line(positions[i + kAhead]));
     }
-    positions[i] = part.rank(positions[i]) - part.first_class;
+    positions[i] = part.rank(positions[i]);
     __builtin_prefetch(part.values + positions[i]);
   }
 }
@@ -142,7 +141,7 @@ class Batch {
         write_[own_[c]] = static_cast<std::int8_t>(best);
       } else if (part_.values[own_[c]] != best) {
         std::uint64_t none = kNoneWrong;
-        wrong_->compare_exchange_strong(none, part_.first_class + own_[c]);
+        wrong_->compare_exchange_strong(none, own_[c]);
       }
     }
     count_ = 0;
@@ -210,10 +209,10 @@ int solve_threads(const SolveOptions& options) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-// Writes the counts of `count` marked lines: each line's first rank, from `first_class` on, and
-// the bits before each of its words. Returns the classes they mark.
-std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t first_class) {
-  std::uint64_t rank = first_class;
+// Writes the counts of `count` marked lines: each line's first rank, from 0 on, and the bits
+// before each of its words. Returns the classes they mark.
+std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count) {
+  std::uint64_t rank = 0;
   for (std::uint64_t l = 0; l < count; ++l) {
     std::uint64_t* line = lines + kLineWords * l;
     line[0] = rank;
@@ -221,21 +220,45 @@ std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64
     for (int word = 0; word < 6; ++word)
       rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
   }
-  return rank - first_class;
+  return rank;
 }
 
 }  // namespace
 
-Pieces::Pieces(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
-               int threads)
+Share Share::of(const RingGeometry& geometry, int processes, int me) {
+  Share share;
+  share.processes = processes;
+  share.me = me;
+  if (processes == 1) return share;
+  constexpr int kMostShift = 12;  // 4,096 lines
+  const std::uint64_t fair = geometry.lines() / (64 * static_cast<std::uint64_t>(processes));
+  share.stripe_shift = 0;
+  while (share.stripe_shift < kMostShift && (std::uint64_t{2} << share.stripe_shift) <= fair)
+    ++share.stripe_shift;
+  return share;
+}
+
+std::uint64_t Share::lines_held(std::uint64_t lines) const {
+  std::uint64_t held = 0;
+  for_each_stripe(lines, [&](std::uint64_t first, std::uint64_t end) { held += end - first; });
+  return held;
+}
+
+Pieces::Pieces(const RingGeometry& geometry, const Share& share, int threads)
     : layers_(geometry.ring().max_beads() + 1) {
-  const std::uint64_t lines = end_line - first_line;
-  const std::uint64_t pieces = std::max<std::uint64_t>(
+  // About kPiecesPerThread a thread in all, each stripe cut into as many as its share of them.
+  const std::uint64_t lines = share.lines_held(geometry.lines());
+  const std::uint64_t wanted = std::max<std::uint64_t>(
       1, std::min(lines, kPiecesPerThread * static_cast<std::uint64_t>(threads)));
-  bounds_.reserve(pieces + 1);
-  for (std::uint64_t p = 0; p <= pieces; ++p)
-    bounds_.push_back(first_line + lines * p / pieces);
-  counts_.assign(pieces * static_cast<std::size_t>(layers_), 0);
+  share.for_each_stripe(geometry.lines(), [&](std::uint64_t first, std::uint64_t end) {
+    const std::uint64_t size = end - first;
+    const std::uint64_t pieces =
+        std::max<std::uint64_t>(1, size * wanted / std::max<std::uint64_t>(1, lines));
+    for (std::uint64_t p = 0; p < pieces; ++p)
+      bounds_.emplace_back(first + size * p / pieces, first + size * (p + 1) / pieces);
+  });
+  if (bounds_.empty()) bounds_.emplace_back(0, 0);  // a share of no line: one empty piece
+  counts_.assign(bounds_.size() * static_cast<std::size_t>(layers_), 0);
 }
 
 std::uint64_t Pieces::layer_classes(int layer) const {
@@ -250,15 +273,6 @@ std::uint64_t Pieces::total() const {
   for (std::uint64_t count : counts_)
     sum += count;
   return sum;
-}
-
-std::uint64_t count_classes(const RingGeometry& geometry, std::uint64_t first_line,
-                            std::uint64_t end_line) {
-  const Ring ring = geometry.ring();
-  const BoardRange range = boards_of(geometry.index(), first_line, end_line);
-  std::uint64_t count = 0;
-  for_each_necklace(ring.pits, ring.capacity, -1, range.from, range.to, [&](Packed) { ++count; });
-  return count;
 }
 
 std::uint64_t line_counts(const std::uint64_t* line) {
@@ -297,34 +311,35 @@ std::uint64_t solve_bytes(const RingGeometry& geometry, int processes, int threa
          pieces * static_cast<std::uint64_t>(geometry.ring().max_beads() + 1) * 8;
 }
 
-LayeredSolve::LayeredSolve(const RingGeometry& geometry, std::uint64_t first_line,
-                           std::uint64_t end_line, SolveOptions options)
+LayeredSolve::LayeredSolve(const RingGeometry& geometry, const Share& share, SolveOptions options)
     : geometry_(geometry),
+      share_(share),
       options_(std::move(options)),
       threads_(solve_threads(options_)),
-      pieces_(geometry, first_line, end_line, threads_) {}
+      pieces_(geometry, share, threads_) {}
 
-std::uint64_t LayeredSolve::index(std::span<std::uint64_t> lines, std::uint64_t first_class) {
-  const std::uint64_t first = pieces_.first_line(0) * kLinePositions;
+std::uint64_t LayeredSolve::index(std::span<std::uint64_t> lines) {
   const RingIndex& index = geometry_.index();
   // Each piece's lines are its own: no two threads write one word.
   survey(geometry_, pieces_, threads_, options_, [&](Packed packed) {
-    const std::uint64_t position = index.position(packed) - first;
-    lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
-        std::uint64_t{1} << (position % 64);
+    const std::uint64_t position = index.position(packed);
+    const std::uint64_t bit = position % kLinePositions;
+    lines[kLineWords * share_.local(position / kLinePositions) + 2 + bit / 64] |= std::uint64_t{1}
+                                                                                  << (bit % 64);
   });
   indexed_ = true;
-  return count_lines(lines.data(), lines.size() / kLineWords, first_class);
+  return count_lines(lines.data(), lines.size() / kLineWords);
 }
 
 std::optional<Board::Code> LayeredSolve::check_index(std::span<const std::uint64_t> lines) {
-  const std::uint64_t first = pieces_.first_line(0) * kLinePositions;
   const RingIndex& index = geometry_.index();
   const int base = geometry_.ring().base();
   constexpr std::uint64_t kNone = ~std::uint64_t{0};
   std::atomic<std::uint64_t> unmarked{kNone};
   survey(geometry_, pieces_, threads_, options_, [&](Packed packed) {
-    if (!marked(lines.data(), index.position(packed) - first)) {
+    const std::uint64_t position = index.position(packed);
+    const std::uint64_t* line = lines.data() + kLineWords * share_.local(position / kLinePositions);
+    if (!marked(line, position % kLinePositions)) {
       std::uint64_t none = kNone;
       unmarked.compare_exchange_strong(none, code_of(packed, base));
     }
@@ -335,7 +350,7 @@ std::optional<Board::Code> LayeredSolve::check_index(std::span<const std::uint64
 }
 
 void LayeredSolve::solve(const RingPart& part, Exchange& exchange, std::span<std::int8_t> values) {
-  assert(values.size() == part.end_class - part.first_class);
+  assert(values.size() == part.classes);
   layers(part, exchange, values.data(), nullptr);
 }
 

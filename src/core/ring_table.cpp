@@ -31,10 +31,7 @@ void RingTable::fault(const std::string& what) const {
 RingPart RingTable::part() const {
   RingPart part;
   part.geometry = geometry_.get();
-  part.first_line = 0;
-  part.end_line = geometry_->lines();
-  part.first_class = 0;
-  part.end_class = geometry_->classes();
+  part.classes = geometry_->classes();
   part.lines = lines_.data();
   part.values = values_.data();
   return part;
@@ -128,7 +125,7 @@ void RingTable::verify(const SolveOptions& options) const {
           std::to_string(classes()));
   }
   // Every canonical board marked: with the count above, nothing else is.
-  LayeredSolve solve(geometry, 0, lines, options);
+  LayeredSolve solve(geometry, Share{}, options);
   if (const auto unmarked = solve.check_index(lines_)) {
     fault("the class of code " + std::to_string(*unmarked) + " is not marked in the index");
   }
@@ -169,8 +166,8 @@ std::shared_ptr<const RingTable> RingTable::solve(std::shared_ptr<const RingGeom
                                                   const SolveOptions& options) {
   auto owned = std::make_shared<Owned>(static_cast<std::size_t>(geometry->lines() * kLineWords),
                                        static_cast<std::size_t>(geometry->classes()));
-  LayeredSolve solve(*geometry, 0, geometry->lines(), options);
-  [[maybe_unused]] const std::uint64_t classes = solve.index(owned->lines.span(), 0);
+  LayeredSolve solve(*geometry, Share{}, options);
+  [[maybe_unused]] const std::uint64_t classes = solve.index(owned->lines.span());
   assert(classes == geometry->classes());
   std::shared_ptr<RingTable> table(new RingTable(std::move(geometry)));
   table->lines_ = owned->lines.span();

@@ -3,7 +3,9 @@
 // here), and the layered solve with its exchange and its pieces.
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
@@ -233,7 +235,7 @@ TEST_CASE("ring solver: a solve cut into many pieces on many threads is byte for
   CHECK(std::equal(alone->values().begin(), alone->values().end(), shared->values().begin()));
   // The pieces cover the lines, and their counts by layer are Burnside's.
   const RingGeometry geometry(ring);
-  const Pieces pieces(geometry, 0, geometry.lines(), 5);
+  const Pieces pieces(geometry, Share{}, 5);
   CHECK(pieces.size() == geometry.lines());  // fewer lines than 5 threads' pieces: one each
   CHECK(pieces.first_line(0) == 0);
   CHECK(pieces.end_line(pieces.size() - 1) == geometry.lines());
@@ -274,13 +276,12 @@ TEST_CASE("ring solver: one thread makes exactly the rounds its exchange asks fo
   std::vector<std::int8_t> values(geometry.classes(), 0);
   SolveOptions options;
   options.threads = 1;
-  LayeredSolve solve(geometry, 0, geometry.lines(), options);
-  CHECK(solve.index(lines, 0) == geometry.classes());
+  LayeredSolve solve(geometry, Share{}, options);
+  CHECK(solve.index(lines) == geometry.classes());
   CHECK(solve.pieces().total() == geometry.classes());
   RingPart part;
   part.geometry = &geometry;
-  part.end_line = geometry.lines();
-  part.end_class = geometry.classes();
+  part.classes = geometry.classes();
   part.lines = lines.data();
   part.values = values.data();
   PaddedExchange exchange(part);
@@ -296,4 +297,128 @@ TEST_CASE("ring solver: one thread makes exactly the rounds its exchange asks fo
   const std::optional<Rank> wrong = solve.check(part, exchange);
   REQUIRE(wrong.has_value());
   CHECK(raw(*wrong) == 1234);
+}
+
+namespace {
+
+// The parts of a job of several processes, played by threads of this one: each thread solves its
+// own share, and the exchange answers each position from the part that holds it. The rounds of a
+// layer are agreed as MPI's would be: every thread waits at a barrier with its count of batches,
+// and all take the largest; so no part reads a layer before every part has solved the layers
+// below it.
+class Job {
+ public:
+  Job(const RingGeometry& geometry, int processes)
+      : geometry_(geometry),
+        parts_(static_cast<std::size_t>(processes)),
+        batches_(parts_.size(), 0),
+        barrier_(processes) {}
+
+  RingPart& part(int p) { return parts_[static_cast<std::size_t>(p)]; }
+
+  class Member final : public Exchange {
+   public:
+    Member(Job& job, int me) : job_(job), me_(me), asked_of(job.parts_.size(), 0) {}
+    bool concurrent() const override { return false; }
+    std::uint64_t rounds(int, std::uint64_t batches) override {
+      job_.batches_[static_cast<std::size_t>(me_)] = batches;
+      job_.barrier_.arrive_and_wait();
+      const std::uint64_t most = *std::max_element(job_.batches_.begin(), job_.batches_.end());
+      job_.barrier_.arrive_and_wait();  // every member has read the counts
+      return most;
+    }
+    void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) override {
+      for (std::size_t i = 0; i < positions.size(); ++i) {
+        const RingPart& holder =
+            job_.part(job_.part(me_).share.owner(positions[i] / kLinePositions));
+        values[i] = holder.values[holder.rank(positions[i])];
+        ++asked_of[static_cast<std::size_t>(holder.share.me)];
+      }
+    }
+
+   private:
+    Job& job_;
+    int me_;
+
+   public:
+    std::vector<std::uint64_t> asked_of;  // the positions asked of each part
+  };
+
+ private:
+  const RingGeometry& geometry_;
+  std::vector<RingPart> parts_;
+  std::vector<std::uint64_t> batches_;
+  std::barrier<> barrier_;
+};
+
+}  // namespace
+
+TEST_CASE("ring solver: shares dealt in stripes to three processes make the one table, evenly",
+          "[ring-solver]") {
+  const Ring ring{9, 5};
+  const RingGeometry geometry(ring);
+  const auto whole = RingTable::solve(RingGeometry::of(ring), {});
+  constexpr int kProcesses = 3;
+  Job job(geometry, kProcesses);
+  std::vector<std::vector<std::uint64_t>> lines(kProcesses);
+  std::vector<std::vector<std::int8_t>> values(kProcesses);
+  std::vector<LayeredSolve> solves;
+  SolveOptions one;
+  one.threads = 1;
+  std::uint64_t held = 0, classes = 0;
+  for (int p = 0; p < kProcesses; ++p) {
+    RingPart& part = job.part(p);
+    part.geometry = &geometry;
+    part.share = Share::of(geometry, kProcesses, p);
+    CHECK(part.share.stripe_lines() * 64 * kProcesses <= geometry.lines());
+    lines[p].assign(part.share.lines_held(geometry.lines()) * kLineWords, 0);
+    held += part.share.lines_held(geometry.lines());
+    solves.emplace_back(geometry, part.share, one);
+    part.classes = solves.back().index(lines[p]);
+    classes += part.classes;
+    values[p].assign(part.classes, 0);
+    part.lines = lines[p].data();
+    part.values = values[p].data();
+  }
+  CHECK(held == geometry.lines());
+  REQUIRE(classes == geometry.classes());
+  // Each share holds a third of the classes, give or take 2%.
+  for (int p = 0; p < kProcesses; ++p) {
+    INFO("process " << p << ": " << job.part(p).classes << " classes");
+    CHECK(job.part(p).classes * 100 > classes * 98 / kProcesses);
+    CHECK(job.part(p).classes * 100 < classes * 102 / kProcesses);
+  }
+  std::vector<Job::Member> members;
+  for (int p = 0; p < kProcesses; ++p)
+    members.emplace_back(job, p);
+  {
+    std::vector<std::jthread> processes;
+    for (int p = 0; p < kProcesses; ++p) {
+      processes.emplace_back([&, p] {
+        solves[static_cast<std::size_t>(p)].solve(job.part(p), members[static_cast<std::size_t>(p)],
+                                                  values[static_cast<std::size_t>(p)]);
+      });
+    }
+  }
+  // Every class's value is the one table's, found through the stripes.
+  const auto table_lines = whole->lines();
+  for (std::uint64_t line = 0; line < geometry.lines(); ++line) {
+    const RingPart& part = job.part(Share::of(geometry, kProcesses, 0).owner(line));
+    const std::uint64_t* mine = part.lines + kLineWords * part.share.local(line);
+    for (int word = 1; word < kLineWords; ++word)
+      REQUIRE(mine[word] == table_lines[kLineWords * line + word]);
+    for (std::uint64_t bit = 0; bit < kLinePositions; ++bit) {
+      if ((mine[2 + bit / 64] >> (bit % 64) & 1) == 0) continue;
+      REQUIRE(part.values[line_rank(mine, bit)] ==
+              whole->values()[line_rank(table_lines.data() + kLineWords * line, bit)]);
+    }
+  }
+  // Every process asks each of them, itself included, for about a third of its successors.
+  for (const Job::Member& member : members) {
+    const std::uint64_t asked = member.asked_of[0] + member.asked_of[1] + member.asked_of[2];
+    for (const std::uint64_t of : member.asked_of) {
+      CHECK(of * 100 > asked * 90 / kProcesses);
+      CHECK(of * 100 < asked * 110 / kProcesses);
+    }
+  }
 }

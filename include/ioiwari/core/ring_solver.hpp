@@ -18,12 +18,14 @@
 // and waits for the answers. The algorithm is written once, here.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "ioiwari/core/board.hpp"
@@ -51,17 +53,59 @@ struct SolveOptions {
   int most_beads = kMaxRingBeads;
 };
 
-// A range of the index's lines cut into pieces, which the threads take in turn, with the
-// classes of each layer in each piece.
+// The lines of a ring's index that one process holds. The lines are cut into stripes of
+// 2^stripe_shift lines, dealt to the processes of a job in turn (stripe s to process s mod
+// processes), so that each holds a little of every part of the index: about as many classes,
+// and as many of the successors that all processes ask for, as any other. (A move empties a pit,
+// so every successor lies in the index's first block: shares cut in one piece each would leave
+// the first processes answering nearly every question.) A process alone holds one stripe of
+// every line.
+struct Share {
+  int stripe_shift = 63;
+  int processes = 1;
+  int me = 0;
+
+  // The share of process `me` of `processes`, of stripes small enough that each process holds
+  // 64 of them or more, and at most 4,096 lines (256 KiB of index) each.
+  static Share of(const RingGeometry& geometry, int processes, int me);
+
+  std::uint64_t stripe_lines() const { return std::uint64_t{1} << stripe_shift; }
+  // The process that holds `line`.
+  int owner(std::uint64_t line) const {
+    if (processes == 1) return 0;
+    return static_cast<int>((line >> stripe_shift) % static_cast<std::uint64_t>(processes));
+  }
+  // Where `line` (one this share holds) is among the share's lines, counted from 0.
+  std::uint64_t local(std::uint64_t line) const {
+    if (processes == 1) return line;
+    const std::uint64_t stripe = (line >> stripe_shift) / static_cast<std::uint64_t>(processes);
+    return (stripe << stripe_shift) | (line & (stripe_lines() - 1));
+  }
+  // Calls visit(first, end) for each run of lines [first, end) the share holds, of the `lines`
+  // of an index, in order.
+  template <class Visit>
+  void for_each_stripe(std::uint64_t lines, Visit&& visit) const {
+    const std::uint64_t size = stripe_lines(), step = size * static_cast<std::uint64_t>(processes);
+    for (std::uint64_t first = size * static_cast<std::uint64_t>(me); first < lines;
+         first += step) {
+      visit(first, std::min(lines, first + size));
+      if (lines - first <= step) break;  // no overflow past the last line
+    }
+  }
+  // How many of the `lines` of an index the share holds.
+  std::uint64_t lines_held(std::uint64_t lines) const;
+};
+
+// The lines of a share cut into pieces, which the threads take in turn, with the classes of each
+// layer in each piece.
 class Pieces {
  public:
-  // Cuts lines [first_line, end_line) of `geometry`'s index into pieces for `threads` threads.
-  Pieces(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
-         int threads);
+  // Cuts the lines `share` holds of `geometry`'s index into pieces for `threads` threads.
+  Pieces(const RingGeometry& geometry, const Share& share, int threads);
 
-  std::size_t size() const { return bounds_.size() - 1; }
-  std::uint64_t first_line(std::size_t piece) const { return bounds_[piece]; }
-  std::uint64_t end_line(std::size_t piece) const { return bounds_[piece + 1]; }
+  std::size_t size() const { return bounds_.size(); }
+  std::uint64_t first_line(std::size_t piece) const { return bounds_[piece].first; }
+  std::uint64_t end_line(std::size_t piece) const { return bounds_[piece].second; }
   // The classes of `layer` in `piece`, once the lines have been surveyed.
   std::uint64_t classes(std::size_t piece, int layer) const {
     return counts_[piece * static_cast<std::size_t>(layers_) + static_cast<std::size_t>(layer)];
@@ -76,39 +120,38 @@ class Pieces {
 
  private:
   int layers_;
-  std::vector<std::uint64_t> bounds_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> bounds_;
   std::vector<std::uint64_t> counts_;
 };
-
-// The classes whose canonical boards lie in lines [first_line, end_line) of `geometry`'s index,
-// counted without storing anything (a distributed solve cuts the index with these counts).
-std::uint64_t count_classes(const RingGeometry& geometry, std::uint64_t first_line,
-                            std::uint64_t end_line);
 
 // The counts that the index writes in a line's second word, from the line's bits.
 std::uint64_t line_counts(const std::uint64_t* line);
 
-// The part of a ring's table that one process holds: a range of the index's lines, and the
-// values of the classes marked in them.
+// The part of a ring's table that one process holds: the lines of its share, and the values of
+// the classes marked in them. Its lines' first words count the part's own classes: ranks within
+// the part, from 0 (for a process alone, the classes' ranks).
 struct RingPart {
   const RingGeometry* geometry = nullptr;
-  std::uint64_t first_line = 0, end_line = 0;    // the lines held
-  std::uint64_t first_class = 0, end_class = 0;  // their classes, by rank
-  const std::uint64_t* lines = nullptr;          // first_line's words first
-  const std::int8_t* values = nullptr;           // first_class's value first
+  Share share;
+  std::uint64_t classes = 0;             // the classes of the lines held
+  const std::uint64_t* lines = nullptr;  // the share's lines in order
+  const std::int8_t* values = nullptr;   // their classes' values in order
 
   const RingIndex& index() const { return geometry->index(); }
-  std::uint64_t first_position() const { return first_line * kLinePositions; }
-  // The rank of the class at `position`, which must be a marked position of the lines held.
+  // The line that holds `position`, which must be a position of the lines held.
+  const std::uint64_t* line(std::uint64_t position) const {
+    return lines + kLineWords * share.local(position / kLinePositions);
+  }
+  // The rank within the part of the class at `position`, which must be a marked position of
+  // the lines held.
   std::uint64_t rank(std::uint64_t position) const {
-    return line_rank(lines + kLineWords * (position / kLinePositions - first_line),
-                     position % kLinePositions);
+    return line_rank(line(position), position % kLinePositions);
   }
 };
 
 // Looks up the values of the classes at `positions` (marked positions of the lines `part` holds)
 // into `values`, asking for many lines and values from memory at once. `positions` is left
-// holding the classes' ranks.
+// holding the classes' ranks within the part.
 void look_up(const RingPart& part, std::span<std::uint64_t> positions,
              std::span<std::int8_t> values);
 
@@ -161,18 +204,17 @@ std::uint64_t solve_bytes(const RingGeometry& geometry, int processes, int threa
 // solved), which counts the pieces' classes by layer; then solve() (or check()).
 class LayeredSolve {
  public:
-  // The share of lines [first_line, end_line) of `geometry`'s index, on options.threads threads
-  // (one per core when 0).
-  LayeredSolve(const RingGeometry& geometry, std::uint64_t first_line, std::uint64_t end_line,
-               SolveOptions options);
+  // The lines `share` holds of `geometry`'s index, on options.threads threads (one per core when
+  // 0).
+  LayeredSolve(const RingGeometry& geometry, const Share& share, SolveOptions options);
 
   int threads() const { return threads_; }
   const Pieces& pieces() const { return pieces_; }
 
-  // Marks the canonical boards of the share's lines in `lines` (zeroed; its first line's words
-  // first) and writes each line's counts, the ranks from `first_class` on. Returns how many
+  // Marks the canonical boards of the share's lines in `lines` (zeroed; the share's lines in
+  // order) and writes each line's counts, the ranks within the share from 0. Returns how many
   // classes the lines hold.
-  std::uint64_t index(std::span<std::uint64_t> lines, std::uint64_t first_class);
+  std::uint64_t index(std::span<std::uint64_t> lines);
   // Checks that `lines` marks every canonical board of the share's lines: the code of one that
   // it does not mark, if any.
   std::optional<Board::Code> check_index(std::span<const std::uint64_t> lines);
@@ -181,14 +223,15 @@ class LayeredSolve {
   // `values` (the share's, as part.values). `exchange` finds the successors' values: one that
   // is not concurrent needs a solve of one thread.
   void solve(const RingPart& part, Exchange& exchange, std::span<std::int8_t> values);
-  // The same, but checks part.values instead: the rank of a class whose value is not what its
-  // moves give, if any.
+  // The same, but checks part.values instead: the rank within the part of a class whose value
+  // is not what its moves give, if any.
   std::optional<Rank> check(const RingPart& part, Exchange& exchange);
 
  private:
   void layers(const RingPart& part, Exchange& exchange, std::int8_t* write,
               std::atomic<std::uint64_t>* wrong);
   const RingGeometry& geometry_;
+  Share share_;
   SolveOptions options_;
   int threads_;
   Pieces pieces_;
