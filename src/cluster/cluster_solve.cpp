@@ -158,8 +158,8 @@ int run_solve(cli::Invocation& call) {
 
   // Each process's memory, on every machine of the job: its share of the table, its batches
   // and the exchange's buffers.
-  const std::uint64_t needed =
-      solve_bytes(geometry, processes, 1, MpiExchange::kBatch) + MpiExchange::buffer_bytes(ring);
+  const std::uint64_t needed = solve_bytes(geometry, processes, 1, MpiExchange::kBatch) +
+                               MpiExchange::buffer_bytes(ring, processes);
   const std::uint64_t have = call.environment.memory_bytes;
   const bool fits = have == 0 || needed <= have;
   if (!fits) {

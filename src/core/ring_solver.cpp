@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <deque>
 #include <limits>
 #include <thread>
 #include <utility>
@@ -126,11 +127,22 @@ class Batch {
 
   // Solves the classes added since the last call, with one call of the exchange.
   void solve() {
-    const std::size_t successors =
+    expand();
+    exchange_.values(successors(), values());
+    settle();
+  }
+
+  // The three steps apart, for a pipelined exchange: the moves (step 1), the successors' positions
+  // they found and where their values go (step 2), and each class's best (step 3), after which
+  // the batch takes new classes.
+  void expand() {
+    successors_found_ =
         expand_(part_.index(), part_.index().ring().capacity, classes_.data(), count_,
                 {moves_.data(), own_.data(), nets_.data(), successors_.data()});
-    exchange_.values(std::span(successors_).first(successors),
-                     std::span(values_).first(successors));
+  }
+  std::span<std::uint64_t> successors() { return std::span(successors_).first(successors_found_); }
+  std::span<std::int8_t> values() { return std::span(values_).first(successors_found_); }
+  void settle() {
     ranks(part_, own_.data(), count_);
     std::size_t at = 0;
     for (std::size_t c = 0; c < count_; ++c) {
@@ -154,6 +166,7 @@ class Batch {
   std::atomic<std::uint64_t>* wrong_;
   Expand expand_;
   std::size_t count_ = 0;
+  std::size_t successors_found_ = 0;
   std::vector<Packed> classes_;
   std::vector<std::uint8_t> moves_;
   std::vector<std::uint64_t> own_;
@@ -364,15 +377,34 @@ std::optional<Rank> LayeredSolve::check(const RingPart& part, Exchange& exchange
 void LayeredSolve::layers(const RingPart& part, Exchange& exchange, std::int8_t* write,
                           std::atomic<std::uint64_t>* wrong) {
   assert(indexed_ && (threads_ == 1 || exchange.concurrent()));
+  assert(threads_ == 1 || !exchange.pipelined());
   const Ring ring = geometry_.ring();
   const Pieces& pieces = pieces_;
   const SolveOptions& options = options_;
   const int threads = threads_;
-  // Every thread's batch, made before any thread starts, so that no thread can fail to make it.
+  // Every thread's batch, made before any thread starts, so that no thread can fail to make it;
+  // a pipelined exchange (one thread) takes turns with one batch more than its rounds in flight.
+  const bool pipelined = exchange.pipelined();
+  const std::size_t turns = pipelined ? exchange.depth() + 1 : 1;
   std::vector<Batch> batches;
-  batches.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t)
+  batches.reserve(static_cast<std::size_t>(threads) + turns - 1);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(threads) + turns - 1; ++t)
     batches.emplace_back(part, exchange, write, wrong);
+  // The pipelined way to solve a full batch: expand it and start its round, then, with as many
+  // rounds in flight as the exchange keeps, finish the oldest and settle its batch. `waiting`
+  // holds the batches whose rounds have started and not finished, oldest first.
+  std::deque<Batch*> waiting;
+  const auto finish_oldest = [&] {
+    exchange.finish(waiting.front()->values());
+    waiting.front()->settle();
+    waiting.pop_front();
+  };
+  const auto launch = [&](Batch& batch) {
+    batch.expand();
+    exchange.start(batch.successors());
+    waiting.push_back(&batch);
+    if (waiting.size() > exchange.depth()) finish_oldest();
+  };
   SolveProgress progress;
   progress.layers = ring.max_beads() + 1;
   progress.classes = pieces.total();
@@ -387,7 +419,17 @@ void LayeredSolve::layers(const RingPart& part, Exchange& exchange, std::int8_t*
     std::atomic<int> working{0};
     std::uint64_t calls = 0;  // the exchange calls of thread 0
     on_threads(threads, [&](int thread) {
-      Batch& batch = batches[static_cast<std::size_t>(thread)];
+      Batch* batch = &batches[static_cast<std::size_t>(thread)];
+      // Solves the batch, or (pipelined) launches it and takes the other batch.
+      const auto solve_batch = [&] {
+        if (pipelined) {
+          launch(*batch);
+          batch = &batches[static_cast<std::size_t>(batch - batches.data() + 1) % turns];
+        } else {
+          batch->solve();
+        }
+        if (thread == 0) ++calls;
+      };
       bool worked = false;
       for (std::size_t p = next++; p < pieces.size(); p = next++) {
         const std::uint64_t here = pieces.classes(p, layer);
@@ -396,11 +438,8 @@ void LayeredSolve::layers(const RingPart& part, Exchange& exchange, std::int8_t*
             boards_of(geometry_.index(), pieces.first_line(p), pieces.end_line(p));
         for_each_necklace(ring.pits, ring.capacity, layer, range.from, range.to,
                           [&](Packed packed) {
-                            batch.add(packed);
-                            if (batch.full()) {
-                              batch.solve();
-                              if (thread == 0) ++calls;
-                            }
+                            batch->add(packed);
+                            if (batch->full()) solve_batch();
                           });
         worked = true;
         done += here;
@@ -409,19 +448,17 @@ void LayeredSolve::layers(const RingPart& part, Exchange& exchange, std::int8_t*
           options.progress(progress);
         }
       }
-      if (!batch.empty()) {
-        batch.solve();
-        if (thread == 0) ++calls;
-      }
+      if (!batch->empty()) solve_batch();
       if (worked) ++working;
+      // A single thread made exactly the calls its batches needed; the exchange may want more,
+      // made with an empty batch; and a pipelined one finishes the layer's last round.
+      if (threads == 1) {
+        while (calls < rounds)
+          solve_batch();
+      }
+      while (!waiting.empty())
+        finish_oldest();
     });
-    // A single thread made exactly the calls its batches needed; the exchange may want more.
-    if (threads == 1) {
-      std::uint64_t empty = 0;
-      std::int8_t none = 0;
-      for (; calls < rounds; ++calls)
-        exchange.values(std::span(&empty, 0), std::span(&none, 0));
-    }
     solved += classes;
     progress.threads = std::max(progress.threads, working.load());
     report_last(options, progress, solved);

@@ -248,8 +248,21 @@ namespace {
 // distributed solve does when another process has more: the extra rounds come with nothing.
 class PaddedExchange final : public Exchange {
  public:
-  explicit PaddedExchange(const RingPart& part) : local_(part) {}
+  PaddedExchange(const RingPart& part, std::size_t depth) : local_(part), depth_(depth) {}
   bool concurrent() const override { return false; }
+  // Depth 0: not pipelined; else rounds finished `depth` batches after their start.
+  bool pipelined() const override { return depth_ > 0; }
+  std::size_t depth() const override { return depth_; }
+  void start(std::span<std::uint64_t> positions) override {
+    ++started_;
+    Exchange::start(positions);
+  }
+  void finish(std::span<std::int8_t> values) override {
+    ++finished_;
+    // After this one, the depth in flight at most: the rounds started after it.
+    CHECK(started_ - finished_ <= depth_);
+    Exchange::finish(values);
+  }
   std::uint64_t rounds(int, std::uint64_t batches) override {
     expected_ += batches + 2;
     return batches + 2;
@@ -259,44 +272,51 @@ class PaddedExchange final : public Exchange {
     if (positions.empty()) ++empty_;
     local_.values(positions, values);
   }
-  std::uint64_t expected_ = 0, calls_ = 0, empty_ = 0;
+  std::uint64_t expected_ = 0, calls_ = 0, empty_ = 0, started_ = 0, finished_ = 0;
 
  private:
   LocalExchange local_;
+  std::size_t depth_;
 };
 
 }  // namespace
 
-TEST_CASE("ring solver: one thread makes exactly the rounds its exchange asks for",
-          "[ring-solver]") {
+TEST_CASE(
+    "ring solver: one thread makes exactly the rounds its exchange asks for, pipelined or not",
+    "[ring-solver]") {
   const Ring ring{7, 4};
   const auto reference = RingTable::solve(RingGeometry::of(ring), {});
   const RingGeometry geometry(ring);
-  std::vector<std::uint64_t> lines(geometry.lines() * kLineWords, 0);
-  std::vector<std::int8_t> values(geometry.classes(), 0);
-  SolveOptions options;
-  options.threads = 1;
-  LayeredSolve solve(geometry, Share{}, options);
-  CHECK(solve.index(lines) == geometry.classes());
-  CHECK(solve.pieces().total() == geometry.classes());
-  RingPart part;
-  part.geometry = &geometry;
-  part.classes = geometry.classes();
-  part.lines = lines.data();
-  part.values = values.data();
-  PaddedExchange exchange(part);
-  solve.solve(part, exchange, values);
-  CHECK(exchange.calls_ == exchange.expected_);
-  // Two padding rounds a layer, and the batch of layer 0 (the empty board, which has no move).
-  CHECK(exchange.empty_ == 2 * static_cast<std::uint64_t>(ring.max_beads() + 1) + 1);
-  CHECK(std::equal(values.begin(), values.end(), reference->values().begin()));
-  CHECK(std::equal(lines.begin(), lines.end(), reference->lines().begin()));
-  // A check of the solved values finds nothing wrong; one changed value is found.
-  CHECK_FALSE(solve.check(part, exchange).has_value());
-  values[1234] = static_cast<std::int8_t>(values[1234] + 1);
-  const std::optional<Rank> wrong = solve.check(part, exchange);
-  REQUIRE(wrong.has_value());
-  CHECK(raw(*wrong) == 1234);
+  for (const std::size_t depth : {0, 1, 3}) {
+    INFO("rounds in flight: " << depth);
+    std::vector<std::uint64_t> lines(geometry.lines() * kLineWords, 0);
+    std::vector<std::int8_t> values(geometry.classes(), 0);
+    SolveOptions options;
+    options.threads = 1;
+    LayeredSolve solve(geometry, Share{}, options);
+    CHECK(solve.index(lines) == geometry.classes());
+    CHECK(solve.pieces().total() == geometry.classes());
+    RingPart part;
+    part.geometry = &geometry;
+    part.classes = geometry.classes();
+    part.lines = lines.data();
+    part.values = values.data();
+    PaddedExchange exchange(part, depth);
+    solve.solve(part, exchange, values);
+    CHECK(exchange.calls_ == exchange.expected_);
+    CHECK(exchange.started_ == (depth == 0 ? 0 : exchange.expected_));
+    CHECK(exchange.finished_ == exchange.started_);
+    // Two padding rounds a layer, and the batch of layer 0 (the empty board, which has no move).
+    CHECK(exchange.empty_ == 2 * static_cast<std::uint64_t>(ring.max_beads() + 1) + 1);
+    CHECK(std::equal(values.begin(), values.end(), reference->values().begin()));
+    CHECK(std::equal(lines.begin(), lines.end(), reference->lines().begin()));
+    // A check of the solved values finds nothing wrong; one changed value is found.
+    CHECK_FALSE(solve.check(part, exchange).has_value());
+    values[1234] = static_cast<std::int8_t>(values[1234] + 1);
+    const std::optional<Rank> wrong = solve.check(part, exchange);
+    REQUIRE(wrong.has_value());
+    CHECK(raw(*wrong) == 1234);
+  }
 }
 
 namespace {
@@ -320,6 +340,9 @@ class Job {
    public:
     Member(Job& job, int me) : job_(job), me_(me), asked_of(job.parts_.size(), 0) {}
     bool concurrent() const override { return false; }
+    // Pipelined, as MPI's is: a round is finished two batches after it started.
+    bool pipelined() const override { return true; }
+    std::size_t depth() const override { return 2; }
     std::uint64_t rounds(int, std::uint64_t batches) override {
       job_.batches_[static_cast<std::size_t>(me_)] = batches;
       job_.barrier_.arrive_and_wait();

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -176,6 +177,24 @@ class Exchange {
   // The values of the classes at `positions` (canonical positions of any of the ring's lines,
   // all in lower layers) into `values`. May overwrite `positions`.
   virtual void values(std::span<std::uint64_t> positions, std::span<std::int8_t> values) = 0;
+
+  // A pipelined exchange (for a solve of one thread) also takes a round in two calls, so that
+  // its messages travel while the solver makes the next batches' moves: start() with a batch's
+  // positions (kept until its finish), then, after the start() of depth() batches more, finish()
+  // with where the first batch's values go. Each round is started once and finished once, in
+  // order.
+  virtual bool pipelined() const { return false; }
+  // How many rounds a pipelined exchange keeps started and not finished: finish() comes after the
+  // start() of the depth()-th batch after.
+  virtual std::size_t depth() const { return 1; }
+  virtual void start(std::span<std::uint64_t> positions) { started_.push_back(positions); }
+  virtual void finish(std::span<std::int8_t> values) {
+    this->values(started_.front(), values);
+    started_.pop_front();
+  }
+
+ private:
+  std::deque<std::span<std::uint64_t>> started_;
 };
 
 // The exchange within one process, which holds the whole ring.
