@@ -38,6 +38,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The lines process 0 copies at a time from its own part while it writes the table (a stripe of
+// another process is at most as many: Share::of).
+constexpr std::uint64_t kGatherLines = 4096;
+
 // This process's peak resident memory, in bytes.
 std::uint64_t peak_bytes() {
   rusage usage{};
@@ -114,18 +118,25 @@ void gather(const RingPart& part, const RingGeometry& geometry,
   for (std::uint64_t s = 0; s < stripe_count; ++s) {
     const auto from = static_cast<std::size_t>(s % static_cast<std::uint64_t>(processes));
     const std::uint64_t first = s * stripe_lines, end = std::min(lines, first + stripe_lines);
-    words.resize((end - first) * kLineWords);
-    if (from == 0) {
-      std::copy_n(part.lines + kLineWords * line_at[0], words.size(), words.begin());
-      line_at[0] += end - first;
-    } else {
-      MPI_Recv(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, static_cast<int>(from),
-               1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    // Process 0's own stripes (one of every line, alone) in pieces of kGatherLines; the others'
+    // come whole, at most kGatherLines.
+    const std::uint64_t base = from == 0 ? part.lines[kLineWords * line_at[0]] : 0;
+    for (std::uint64_t at = first; at < end; at += kGatherLines) {
+      const std::uint64_t count = std::min(end - at, from == 0 ? kGatherLines : end - at);
+      words.resize(count * kLineWords);
+      if (from == 0) {
+        std::copy_n(part.lines + kLineWords * line_at[0], words.size(), words.begin());
+        line_at[0] += count;
+      } else {
+        MPI_Recv(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, static_cast<int>(from),
+                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+      const std::uint64_t first_rank = from == 0 ? base : words[0];
+      for (std::size_t w = 0; w < words.size(); w += kLineWords)
+        words[w] = words[w] - first_rank + running;
+      output->append({reinterpret_cast<const unsigned char*>(words.data()), words.size() * 8});
+      if (from != 0) break;
     }
-    const std::uint64_t base = words[0];
-    for (std::size_t w = 0; w < words.size(); w += kLineWords)
-      words[w] = words[w] - base + running;
-    output->append({reinterpret_cast<const unsigned char*>(words.data()), words.size() * 8});
     running += by_process[static_cast<std::size_t>(starts[from]) +
                           s / static_cast<std::uint64_t>(processes)];
   }
