@@ -71,7 +71,8 @@ struct Share {
   static Share of(const RingGeometry& geometry, int processes, int me);
 
   std::uint64_t stripe_lines() const { return std::uint64_t{1} << stripe_shift; }
-  // The process that holds `line`.
+  // The process that holds `line`. (The MPI exchange has a copy without a division,
+  // MpiExchange::owner() in src/cluster/mpi_exchange.hpp; its tests hold the two equal.)
   int owner(std::uint64_t line) const {
     if (processes == 1) return 0;
     return static_cast<int>((line >> stripe_shift) % static_cast<std::uint64_t>(processes));
