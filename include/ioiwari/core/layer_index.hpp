@@ -1,0 +1,57 @@
+// Positions within a layer: the index a solve past memory needs (docs/rings.md, "Past memory").
+//
+// RingIndex (ring_index.hpp) numbers a ring's canonical boards in one run of positions for the
+// whole ring, so the classes of one bead count lie all over it. A solve that keeps only a few
+// layers in memory needs each layer numbered on its own. A canonical board holds its fewest
+// beads, t, in its top pit; the boards of B beads with t there have their other N-1 pits between
+// t and C, adding up to B - t, and LayerIndex numbers them in code order: block by block of t,
+// and within a block as the compositions of B - Nt into N-1 parts of 0..C-t (each pit less t),
+// ranked in code order. A layer then has about as many positions as the ring's index gives it,
+// all together.
+//
+// A rank is a sum of one table entry a pit: the compositions before a board are, pit by pit from
+// the top, those that agree above the pit and hold less in it, and how many hold less there
+// depends only on the pit, its digit and the beads of the pits below and at it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ioiwari/core/ring.hpp"
+#include "ioiwari/core/ring_index.hpp"
+
+namespace ioiwari {
+
+class LayerIndex {
+ public:
+  explicit LayerIndex(Ring ring);
+
+  Ring ring() const { return ring_; }
+  // The positions of the layer of `beads` beads (0..max_beads()).
+  std::uint64_t positions(int beads) const { return starts_[slot(beads, ring_.capacity + 1)]; }
+
+  // The position within its layer of a canonical board (given packed), which must hold its
+  // fewest beads in its top pit, as canonical boards do; `beads` is its beads.
+  std::uint64_t position(Packed canonical, int beads) const;
+
+  // The board at `position` (below positions(beads)) of the layer of `beads`: position()'s
+  // inverse.
+  Packed board_at(int beads, std::uint64_t position) const;
+
+ private:
+  std::size_t slot(int beads, int fewest) const {
+    return static_cast<std::size_t>(beads) * static_cast<std::size_t>(ring_.capacity + 2) +
+           static_cast<std::size_t>(fewest);
+  }
+  // How many strings of `length` digits 0..C-t add up to `sum` (0 past the table).
+  std::uint64_t strings(int fewest, int length, int sum) const;
+  // The strings of `length` digits 0..C-t adding up to `sum` whose top digit is below `digit`.
+  std::uint64_t below(int fewest, int length, int sum, int digit) const;
+
+  Ring ring_;
+  int sums_ = 0;                        // sums 0..max_beads()
+  std::vector<std::uint64_t> strings_;  // [fewest][length][sum]
+  std::vector<std::uint64_t> starts_;   // [beads][fewest]: where each block starts, then the end
+};
+
+}  // namespace ioiwari

@@ -1,0 +1,90 @@
+#include "ioiwari/core/layer_index.hpp"
+
+#include <cassert>
+
+namespace ioiwari {
+
+LayerIndex::LayerIndex(Ring ring) : ring_(ring), sums_(ring.max_beads() + 1) {
+  const int pits = ring.pits, capacity = ring.capacity;
+  strings_.assign(static_cast<std::size_t>(capacity + 1) * static_cast<std::size_t>(pits) *
+                      static_cast<std::size_t>(sums_),
+                  0);
+  for (int fewest = 0; fewest <= capacity; ++fewest) {
+    const int most = capacity - fewest;
+    const auto at = [&](int length, int sum) -> std::uint64_t& {
+      return strings_[(static_cast<std::size_t>(fewest) * static_cast<std::size_t>(pits) +
+                       static_cast<std::size_t>(length)) *
+                          static_cast<std::size_t>(sums_) +
+                      static_cast<std::size_t>(sum)];
+    };
+    at(0, 0) = 1;
+    for (int length = 1; length < pits; ++length)
+      for (int sum = 0; sum < sums_; ++sum)
+        for (int d = 0; d <= most && d <= sum; ++d)
+          at(length, sum) += at(length - 1, sum - d);
+  }
+  starts_.assign(static_cast<std::size_t>(sums_) * static_cast<std::size_t>(capacity + 2), 0);
+  for (int beads = 0; beads < sums_; ++beads) {
+    std::uint64_t start = 0;
+    for (int fewest = 0; fewest <= capacity; ++fewest) {
+      starts_[slot(beads, fewest)] = start;
+      const int rest = beads - pits * fewest;
+      if (rest >= 0) start += strings(fewest, pits - 1, rest);
+    }
+    starts_[slot(beads, capacity + 1)] = start;
+  }
+}
+
+std::uint64_t LayerIndex::strings(int fewest, int length, int sum) const {
+  if (sum < 0 || sum >= sums_) return 0;
+  return strings_[(static_cast<std::size_t>(fewest) * static_cast<std::size_t>(ring_.pits) +
+                   static_cast<std::size_t>(length)) *
+                      static_cast<std::size_t>(sums_) +
+                  static_cast<std::size_t>(sum)];
+}
+
+std::uint64_t LayerIndex::below(int fewest, int length, int sum, int digit) const {
+  std::uint64_t count = 0;
+  for (int d = 0; d < digit; ++d)
+    count += strings(fewest, length - 1, sum - d);
+  return count;
+}
+
+std::uint64_t LayerIndex::position(Packed canonical, int beads) const {
+  const int top = ring_.pits - 1;
+  const int fewest = digit(canonical, top);
+  int left = beads - ring_.pits * fewest;  // the other pits' beads, less t each
+  assert(left >= 0);
+  std::uint64_t rank = starts_[slot(beads, fewest)];
+  for (int pit = top - 1; pit >= 0; --pit) {
+    const int d = digit(canonical, pit) - fewest;
+    rank += below(fewest, pit + 1, left, d);
+    left -= d;
+  }
+  assert(left == 0);
+  return rank;
+}
+
+Packed LayerIndex::board_at(int beads, std::uint64_t position) const {
+  assert(position < positions(beads));
+  int fewest = 0;
+  while (position >= starts_[slot(beads, fewest + 1)])
+    ++fewest;
+  std::uint64_t rest = position - starts_[slot(beads, fewest)];
+  const int top = ring_.pits - 1;
+  Packed packed = static_cast<Packed>(fewest) << (4 * top);
+  int left = beads - ring_.pits * fewest;
+  for (int pit = top - 1; pit >= 0; --pit) {
+    int d = 0;
+    for (;; ++d) {
+      const std::uint64_t with = strings(fewest, pit, left - d);
+      if (rest < with) break;
+      rest -= with;
+    }
+    packed |= static_cast<Packed>(d + fewest) << (4 * pit);
+    left -= d;
+  }
+  return packed;
+}
+
+}  // namespace ioiwari
