@@ -15,14 +15,17 @@
 //
 // Usage: layer_plan PITS CAPACITY [SAMPLES [EXACT]]   (defaults 2000 and 200,000,000)
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "ioiwari/core/burnside.hpp"
+#include "ioiwari/core/layer_index.hpp"
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_index.hpp"
 #include "ioiwari/core/sowing.hpp"
@@ -153,6 +156,45 @@ int main(int argc, char** argv) {
       largest = std::max(largest, sum);
     }
     std::printf("%6d  %.2f GB\n", w, largest / 1e9);
+  }
+  // What a successor's position costs: the ring's (RingIndex) and the layer's (LayerIndex), on
+  // the same random boards with their fewest beads on top, each timed over the whole array.
+  {
+    std::vector<Packed> boards(1 << 22);
+    std::vector<int> beads(boards.size());
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      Packed board = 0;
+      int fewest = capacity, sum = 0;
+      for (int pit = 0; pit + 1 < pits; ++pit) {
+        const int d = static_cast<int>(random() % static_cast<std::uint64_t>(capacity + 1));
+        fewest = std::min(fewest, d);
+        sum += d;
+        board |= static_cast<Packed>(d) << (4 * pit);
+      }
+      const int top = static_cast<int>(random() % static_cast<std::uint64_t>(fewest + 1));
+      boards[i] = board | static_cast<Packed>(top) << (4 * (pits - 1));
+      beads[i] = sum + top;
+    }
+    const ioiwari::RingIndex ring_index(ring);
+    const ioiwari::LayerIndex layer_index(ring);
+    const auto time = [&](auto&& position) {
+      std::uint64_t sum = 0;
+      const auto start = std::chrono::steady_clock::now();
+      for (int round = 0; round < 4; ++round)
+        for (std::size_t i = 0; i < boards.size(); ++i)
+          sum += position(i);
+      const std::chrono::duration<double, std::nano> took =
+          std::chrono::steady_clock::now() - start;
+      return std::pair{took.count() / (4.0 * static_cast<double>(boards.size())), sum};
+    };
+    const auto [ring_ns, ring_sum] =
+        time([&](std::size_t i) { return ring_index.position(boards[i]); });
+    const auto [layer_ns, layer_sum] =
+        time([&](std::size_t i) { return layer_index.position(boards[i], beads[i]); });
+    std::printf(
+        "a position: %.1f ns in the ring's index, %.1f ns in its layer's (sums %llu, %llu)\n",
+        ring_ns, layer_ns, static_cast<unsigned long long>(ring_sum % 1000),
+        static_cast<unsigned long long>(layer_sum % 1000));
   }
   double largest_layer = 0;
   int at = 0;
