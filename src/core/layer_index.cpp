@@ -23,20 +23,14 @@ LayerIndex::LayerIndex(Ring ring) : ring_(ring), sums_(ring.max_beads() + 1) {
         for (int d = 0; d <= most && d <= sum; ++d)
           at(length, sum) += at(length - 1, sum - d);
   }
-  // below_: for a pit with `length` - 1 pits under it, the strings before those with `digit`
-  // there, of the same sum.
   below_.assign(strings_.size() * static_cast<std::size_t>(ring.base()), 0);
   for (int fewest = 0; fewest <= capacity; ++fewest)
     for (int length = 1; length < pits; ++length)
       for (int sum = 0; sum < sums_; ++sum) {
+        std::uint64_t* entries = below_.data() + below_slot(fewest, length, sum);
         std::uint64_t count = 0;
         for (int d = 0; d <= capacity; ++d) {
-          below_[((static_cast<std::size_t>(fewest) * static_cast<std::size_t>(pits) +
-                   static_cast<std::size_t>(length)) *
-                      static_cast<std::size_t>(sums_) +
-                  static_cast<std::size_t>(sum)) *
-                     static_cast<std::size_t>(ring.base()) +
-                 static_cast<std::size_t>(d)] = count;
+          entries[d] = count;
           count += strings(fewest, length - 1, sum - d);
         }
       }
@@ -65,17 +59,12 @@ std::uint64_t LayerIndex::position(Packed canonical, int beads) const {
   // the walk reaches it, and the pits' table entries are independent reads.
   const int top = ring_.pits - 1;
   const int fewest = digit(canonical, top);
-  const std::size_t base = static_cast<std::size_t>(ring_.base());
-  const std::size_t stride = static_cast<std::size_t>(sums_) * base;  // a length's entries
-  const std::uint64_t* table = below_.data() + static_cast<std::size_t>(fewest) *
-                                                   static_cast<std::size_t>(ring_.pits) * stride;
   std::uint64_t rank = starts_[slot(beads, fewest)];
   int at_and_below = 0;
   for (int pit = 0; pit < top; ++pit) {
     const int d = digit(canonical, pit) - fewest;
     at_and_below += d;
-    rank += table[static_cast<std::size_t>(pit + 1) * stride +
-                  static_cast<std::size_t>(at_and_below) * base + static_cast<std::size_t>(d)];
+    rank += below_[below_slot(fewest, pit + 1, at_and_below) + static_cast<std::size_t>(d)];
   }
   assert(at_and_below == beads - ring_.pits * fewest);
   return rank;

@@ -1,12 +1,11 @@
 // What a solve that keeps only some layers in memory would need, for a ring too large for this
 // machine's memory: the bytes of each layer if its classes were indexed by layer (its values,
-// one byte a class, and index lines of 64 bytes for every 384 positions, the positions of a
-// layer being its canonical boards' possible digits with that bead count), the memory of a
-// window of W solved layers and the layer being solved, and how far down a move reaches: the
-// share of all moves that take k beads off the board. A move that takes more beads than the
-// window holds layers needs a layer that is not in memory.
+// one byte a class, and index lines of 64 bytes for every 384 of its positions in LayerIndex,
+// layer_index.hpp), the memory of a window of W solved layers and the layer being solved, and
+// how far down a move reaches: the share of all moves that take k beads off the board. A move
+// that takes more beads than the window holds layers needs a layer that is not in memory.
 //
-// The counts of classes are Burnside's (burnside.hpp, exact); the positions are counted exactly;
+// The counts of classes are Burnside's (burnside.hpp, exact), the positions LayerIndex's (exact);
 // the moves are counted exactly, by playing every move of every class with sow() (sowing.hpp),
 // when the ring has at most EXACT classes, and otherwise estimated from SAMPLES random boards of
 // each bead count (uniform over the boards of that count, so a class weighs by its rotations:
@@ -72,21 +71,14 @@ int main(int argc, char** argv) {
     all_classes += static_cast<double>(classes[static_cast<std::size_t>(b)]);
   const bool exact = all_classes <= exact_limit;
 
-  // Each layer's positions: for each fewest count t (in the top pit), the other pits' digits
-  // t..C adding up to the rest.
+  // Each layer's bytes: its values and the lines of its positions (layer_index.hpp).
+  const ioiwari::LayerIndex layer_index(ring);
   std::vector<double> bytes(static_cast<std::size_t>(most) + 1);
   double all_bytes = 0;
   for (int b = 0; b <= most; ++b) {
-    double positions = 0;
-    for (int t = 0; t * pits <= b && t <= capacity; ++t) {
-      const auto fewer = string_counts(pits - 1, capacity - t);
-      const int rest = b - t * pits;
-      if (rest <= (pits - 1) * (capacity - t))
-        positions += fewer[static_cast<std::size_t>(pits) - 1][static_cast<std::size_t>(rest)];
-    }
-    const double lines = static_cast<double>(static_cast<std::uint64_t>(positions + 383) / 384);
+    const std::uint64_t lines = (layer_index.positions(b) + 383) / 384;
     bytes[static_cast<std::size_t>(b)] =
-        static_cast<double>(classes[static_cast<std::size_t>(b)]) + 64 * lines;
+        static_cast<double>(classes[static_cast<std::size_t>(b)]) + 64 * static_cast<double>(lines);
     all_bytes += bytes[static_cast<std::size_t>(b)];
   }
 
@@ -176,7 +168,6 @@ int main(int argc, char** argv) {
       beads[i] = sum + top;
     }
     const ioiwari::RingIndex ring_index(ring);
-    const ioiwari::LayerIndex layer_index(ring);
     const auto time = [&](auto&& position) {
       std::uint64_t sum = 0;
       const auto start = std::chrono::steady_clock::now();

@@ -45,22 +45,23 @@ class LayerIndex {
   }
   // How many strings of `length` digits 0..C-t add up to `sum` (0 past the table).
   std::uint64_t strings(int fewest, int length, int sum) const;
-  // The strings of `length` digits 0..C-t adding up to `sum` whose top digit is below `digit`,
-  // from the table below_.
-  std::uint64_t below(int fewest, int length, int sum, int digit) const {
-    return below_[((static_cast<std::size_t>(fewest) * static_cast<std::size_t>(ring_.pits) +
-                    static_cast<std::size_t>(length)) *
-                       static_cast<std::size_t>(sums_) +
-                   static_cast<std::size_t>(sum)) *
-                      static_cast<std::size_t>(ring_.base()) +
-                  static_cast<std::size_t>(digit)];
+  // Where below_'s entries for the fewest count `fewest`, a pit with `length` - 1 pits under
+  // it, and `sum` beads at and under it (less t each) start: one for each digit there.
+  std::size_t below_slot(int fewest, int length, int sum) const {
+    return ((static_cast<std::size_t>(fewest) * static_cast<std::size_t>(ring_.pits) +
+             static_cast<std::size_t>(length)) *
+                static_cast<std::size_t>(sums_) +
+            static_cast<std::size_t>(sum)) *
+           static_cast<std::size_t>(ring_.base());
   }
 
   Ring ring_;
   int sums_ = 0;                        // sums 0..max_beads()
   std::vector<std::uint64_t> strings_;  // [fewest][length][sum]
-  std::vector<std::uint64_t> below_;    // [fewest][length][sum][digit]
-  std::vector<std::uint64_t> starts_;   // [beads][fewest]: where each block starts, then the end
+  // [fewest][length][sum][digit]: the strings of `length` digits 0..C-t adding up to `sum`
+  // whose top digit is below `digit`.
+  std::vector<std::uint64_t> below_;
+  std::vector<std::uint64_t> starts_;  // [beads][fewest]: where each block starts, then the end
 };
 
 }  // namespace ioiwari
