@@ -6,6 +6,7 @@
 #endif
 
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "ioiwari/core/packed_sowing.hpp"
@@ -15,8 +16,8 @@ namespace ioiwari {
 
 namespace {
 
-template <int N, Select kSelect>
-std::size_t expand(const RingIndex& index, int capacity, const Packed* classes, std::size_t count,
+template <int N, Select kSelect, class Index>
+std::size_t expand(const Index& index, int capacity, const Packed* classes, std::size_t count,
                    const Expansion& out) {
   std::size_t successors = 0;
   for (std::size_t c = 0; c < count; ++c) {
@@ -33,24 +34,25 @@ std::size_t expand(const RingIndex& index, int capacity, const Packed* classes, 
         net = sown.mover_gain - sown.opponent_gain;
       }
       out.nets[successors] = static_cast<std::int8_t>(net);
-      out.successors[successors++] = index.position(canonical_packed<N>(after));
+      out.successors[successors++] = successor_key(index, canonical_packed<N>(after));
       ++moves;
     }
     out.moves[c] = static_cast<std::uint8_t>(moves);
-    out.own[c] = index.position(packed);
+    if constexpr (std::is_same_v<Index, RingIndex>) out.own[c] = index.position(packed);
   }
   return successors;
 }
 
-template <Select kSelect, std::size_t... Pits>
-constexpr std::array<Expand, kMaxPits + 1> expanders(std::index_sequence<Pits...>) {
+template <class Function, class Index, Select kSelect, std::size_t... Pits>
+constexpr std::array<Function, kMaxPits + 1> expanders(std::index_sequence<Pits...>) {
   return {(Pits < kMinPits
                ? nullptr
-               : &expand<static_cast<int>(Pits < kMinPits ? kMinPits : Pits), kSelect>)...};
+               : &expand<static_cast<int>(Pits < kMinPits ? kMinPits : Pits), kSelect, Index>)...};
 }
-constexpr std::array<std::array<Expand, kMaxPits + 1>, 2> kExpand = {
-    expanders<Select::portable>(std::make_index_sequence<kMaxPits + 1>{}),
-    expanders<Select::bmi2>(std::make_index_sequence<kMaxPits + 1>{})};
+template <class Function, class Index>
+constexpr std::array<std::array<Function, kMaxPits + 1>, 2> kExpand = {
+    expanders<Function, Index, Select::portable>(std::make_index_sequence<kMaxPits + 1>{}),
+    expanders<Function, Index, Select::bmi2>(std::make_index_sequence<kMaxPits + 1>{})};
 
 // Whether this CPU runs PDEP fast: it has BMI2, and it is not an AMD CPU before Zen 3 (family
 // 0x19), where PDEP is microcode of hundreds of cycles. Asked once, with CPUID.
@@ -78,12 +80,21 @@ bool has_fast_pdep() {
 }  // namespace
 
 Expand portable_expander(int pits) {
-  return kExpand[has_fast_pdep() ? 1 : 0][static_cast<std::size_t>(pits)];
+  return kExpand<Expand, RingIndex>[has_fast_pdep() ? 1 : 0][static_cast<std::size_t>(pits)];
+}
+
+LayerExpand portable_layer_expander(int pits) {
+  return kExpand<LayerExpand, LayerIndex>[has_fast_pdep() ? 1 : 0][static_cast<std::size_t>(pits)];
 }
 
 Expand expander(int pits) {
   const Expand wide = wide_expander(pits);
   return wide != nullptr ? wide : portable_expander(pits);
+}
+
+LayerExpand layer_expander(int pits) {
+  const LayerExpand wide = wide_layer_expander(pits);
+  return wide != nullptr ? wide : portable_layer_expander(pits);
 }
 
 }  // namespace ioiwari

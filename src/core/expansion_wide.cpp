@@ -28,6 +28,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "ioiwari/core/sowing.hpp"
@@ -85,8 +86,55 @@ IOIWARI_WIDE inline __m512i position_wide(__m512i canonical, const __m512i (&rad
                           _mm512_mul_epu32(_mm512_srli_epi64(x, 32), radix[3]));
 }
 
+// The layer_key() of canonical boards whose top digit is 0, in the lanes of `lanes` (the others
+// 0): their beads, and the sum of a table entry a pair of pits (LayerIndex::EmptyTop), gathered
+// for the eight lanes at once.
 template <int N>
-IOIWARI_WIDE std::size_t expand_wide(const RingIndex& index, int capacity, const Packed* classes,
+IOIWARI_WIDE inline __m512i layer_key_wide(__m512i canonical, __mmask8 lanes,
+                                           const LayerIndex::EmptyTop& table) {
+  const __m512i fifteen = set(15), base = set(static_cast<std::uint64_t>(table.base));
+  const __m512i square = set(static_cast<std::uint64_t>(table.base * table.base));
+  const __m512i pair_step = set(static_cast<std::uint64_t>(table.sums) *
+                                static_cast<std::uint64_t>(table.base * table.base));
+  __m512i sum = _mm512_setzero_si512(), position = _mm512_setzero_si512();
+  __m512i first = _mm512_setzero_si512();  // where the entries of pair j start
+  for (int pair = 0; pair < N / 2; ++pair) {
+    const __m512i low = _mm512_and_si512(_mm512_srli_epi64(canonical, 8 * pair), fifteen);
+    const __m512i high = _mm512_and_si512(_mm512_srli_epi64(canonical, 8 * pair + 4), fifteen);
+    sum = _mm512_add_epi64(sum, _mm512_add_epi64(low, high));
+    const __m512i at = _mm512_add_epi64(_mm512_add_epi64(first, _mm512_mul_epu32(sum, square)),
+                                        _mm512_add_epi64(_mm512_mul_epu32(high, base), low));
+    position = _mm512_add_epi64(
+        position,
+        _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at,
+                                    reinterpret_cast<const long long*>(table.entries), 8));
+    first = _mm512_add_epi64(first, pair_step);
+  }
+  return _mm512_or_si512(_mm512_slli_epi64(sum, kKeyBeadsShift), position);
+}
+
+// What the moves' loop stores for the successors `after`: their positions in the ring's index,
+// or their canonical boards, whose layer keys are found afterwards eight successors at a time
+// (a class's moves fill few of a vector's lanes, and a gather costs as much for a lane unused).
+template <int N>
+IOIWARI_WIDE inline __m512i keys_wide(const RingIndex&, __m512i after, const __m512i (&radix)[4]) {
+  return position_wide(canonical_wide<N>(after, std::make_index_sequence<N - 1>{}), radix);
+}
+template <int N>
+IOIWARI_WIDE inline __m512i keys_wide(const LayerIndex&, __m512i after, const __m512i (&)[4]) {
+  return canonical_wide<N>(after, std::make_index_sequence<N - 1>{});
+}
+template <int N>
+std::uint64_t key_one(const RingIndex& index, Packed canonical) {
+  return index.position(canonical);
+}
+template <int N>
+std::uint64_t key_one(const LayerIndex&, Packed canonical) {
+  return canonical;
+}
+
+template <int N, class Index>
+IOIWARI_WIDE std::size_t expand_wide(const Index& index, int capacity, const Packed* classes,
                                      std::size_t count, const Expansion& out) {
   constexpr int kVectors = (N + 7) / 8;
   constexpr Packed kMask = nibble_mask(N);
@@ -103,6 +151,8 @@ IOIWARI_WIDE std::size_t expand_wide(const RingIndex& index, int capacity, const
   const __m512i odd_below_top = set(below_top_bytes(N, 1));
   const Radix r = Radix::of(capacity + 1);
   const __m512i radix[4] = {set(r.b1), set(r.b2), set(r.b4), set(r.b8)};
+  LayerIndex::EmptyTop table{};
+  if constexpr (std::is_same_v<Index, LayerIndex>) table = index.empty_top();
   // Each lane's pit, times 4: its digit's place.
   __m512i place[kVectors];
   __mmask8 in_ring[kVectors];
@@ -169,10 +219,8 @@ IOIWARI_WIDE std::size_t expand_wide(const RingIndex& index, int capacity, const
           _mm512_and_si512(_mm512_or_si512(_mm512_srlv_epi64(turned, _mm512_sub_epi64(width, turn)),
                                            _mm512_sllv_epi64(turned, turn)),
                            mask);
-      const __m512i position =
-          position_wide(canonical_wide<N>(after, std::make_index_sequence<N - 1>{}), radix);
-      _mm512_storeu_si512(out.successors + successors,
-                          _mm512_maskz_compress_epi64(played, position));
+      const __m512i keys = keys_wide<N>(index, after, radix);
+      _mm512_storeu_si512(out.successors + successors, _mm512_maskz_compress_epi64(played, keys));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(out.nets + successors),
                        _mm512_cvtepi64_epi8(_mm512_maskz_compress_epi64(played, net)));
       successors += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(played)));
@@ -182,22 +230,42 @@ IOIWARI_WIDE std::size_t expand_wide(const RingIndex& index, int capacity, const
         PackedPits sown{packed};
         const Sown gains = sow(sown, pit, N, capacity, [](SowKind, int, int) {});
         out.nets[successors] = static_cast<std::int8_t>(gains.mover_gain - gains.opponent_gain);
-        out.successors[successors++] = index.position(canonical_packed<N>(sown.bits));
+        out.successors[successors++] = key_one<N>(index, canonical_packed<N>(sown.bits));
       }
     }
     out.moves[c] = static_cast<std::uint8_t>(successors - first);
-    out.own[c] = index.position(packed);
+    if constexpr (std::is_same_v<Index, RingIndex>) out.own[c] = index.position(packed);
+  }
+  if constexpr (std::is_same_v<Index, LayerIndex>) {
+    for (std::size_t i = 0; i < successors; i += 8) {
+      const __mmask8 lanes = successors - i >= 8
+                                 ? __mmask8{0xff}
+                                 : static_cast<__mmask8>((1u << (successors - i)) - 1);
+      const __m512i canonical = _mm512_maskz_loadu_epi64(lanes, out.successors + i);
+      // A hand that came round may have left a bead in its own pit: such a board (rare) takes
+      // the table of its own fewest count, one at a time.
+      const __mmask8 top_empty =
+          _mm512_mask_testn_epi64_mask(lanes, canonical, set(Packed{15} << (4 * (N - 1))));
+      _mm512_mask_storeu_epi64(out.successors + i, top_empty,
+                               layer_key_wide<N>(canonical, top_empty, table));
+      for (unsigned full = lanes & ~top_empty; full != 0; full &= full - 1) {
+        Packed& board = out.successors[i + static_cast<std::size_t>(std::countr_zero(full))];
+        board = successor_key(index, board);
+      }
+    }
   }
   return successors;
 }
 
-template <std::size_t... Pits>
-constexpr std::array<Expand, kMaxPits + 1> wide_expanders(std::index_sequence<Pits...>) {
-  return {(Pits < kMinPits ? nullptr
-                           : &expand_wide<static_cast<int>(Pits < kMinPits ? kMinPits : Pits)>)...};
+template <class Function, class Index, std::size_t... Pits>
+constexpr std::array<Function, kMaxPits + 1> wide_expanders(std::index_sequence<Pits...>) {
+  return {(Pits < kMinPits
+               ? nullptr
+               : &expand_wide<static_cast<int>(Pits < kMinPits ? kMinPits : Pits), Index>)...};
 }
-constexpr std::array<Expand, kMaxPits + 1> kWide =
-    wide_expanders(std::make_index_sequence<kMaxPits + 1>{});
+template <class Function, class Index>
+constexpr std::array<Function, kMaxPits + 1> kWide =
+    wide_expanders<Function, Index>(std::make_index_sequence<kMaxPits + 1>{});
 
 // Whether this CPU has AVX-512 with the parts the wide expansion uses (F, BW, DQ, VL,
 // VPOPCNTDQ), and its operating system saves the registers (XCR0: the SSE, AVX, mask and both
@@ -219,12 +287,20 @@ bool runs_wide() {
 }  // namespace
 
 Expand wide_expander(int pits) {
-  return runs_wide() ? kWide[static_cast<std::size_t>(pits)] : nullptr;
+  return runs_wide() ? kWide<Expand, RingIndex>[static_cast<std::size_t>(pits)] : nullptr;
+}
+
+LayerExpand wide_layer_expander(int pits) {
+  return runs_wide() ? kWide<LayerExpand, LayerIndex>[static_cast<std::size_t>(pits)] : nullptr;
 }
 
 #else
 
 Expand wide_expander(int) {
+  return nullptr;
+}
+
+LayerExpand wide_layer_expander(int) {
   return nullptr;
 }
 

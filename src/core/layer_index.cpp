@@ -44,6 +44,32 @@ LayerIndex::LayerIndex(Ring ring) : ring_(ring), sums_(ring.max_beads() + 1) {
     }
     starts_[slot(beads, capacity + 1)] = start;
   }
+  // The pairs' entries: below_'s for fewest 0, for the low pit and the high one (the top pit,
+  // always empty here, adds nothing).
+  const int base = ring.base(), top = pits - 1;
+  const int pairs = (top + 1) / 2;
+  pairs_.assign(static_cast<std::size_t>(pairs) * static_cast<std::size_t>(sums_) *
+                    static_cast<std::size_t>(base) * static_cast<std::size_t>(base),
+                0);
+  for (int pair = 0; pair < pairs; ++pair) {
+    const int low = 2 * pair, high = low + 1;
+    for (int sum = 0; sum < sums_; ++sum)
+      for (int h = 0; h <= capacity; ++h)
+        for (int l = 0; l <= capacity; ++l) {
+          const int below_high = sum - h;  // the beads at and below the low pit
+          if (below_high < l) continue;    // no board has it
+          std::uint64_t entry =
+              below_[below_slot(0, low + 1, below_high) + static_cast<std::size_t>(l)];
+          if (high < top)
+            entry += below_[below_slot(0, high + 1, sum) + static_cast<std::size_t>(h)];
+          pairs_[((static_cast<std::size_t>(pair) * static_cast<std::size_t>(sums_) +
+                   static_cast<std::size_t>(sum)) *
+                      static_cast<std::size_t>(base) +
+                  static_cast<std::size_t>(h)) *
+                     static_cast<std::size_t>(base) +
+                 static_cast<std::size_t>(l)] = entry;
+        }
+  }
 }
 
 std::uint64_t LayerIndex::strings(int fewest, int length, int sum) const {

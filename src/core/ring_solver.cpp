@@ -1,29 +1,19 @@
 #include "ioiwari/core/ring_solver.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-#endif
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
 #include <deque>
 #include <limits>
-#include <thread>
 #include <utility>
 
 #include "ioiwari/core/expansion.hpp"
+#include "solver_parts.hpp"
 
 namespace ioiwari {
 
 namespace {
-
-// How far ahead a look-up asks memory for the lines it will read. A core of today keeps scores
-// of reads in flight, and a batch's lines and values (10,000 of each on 12 pits) fit its cache:
-// asking 128 places ahead solved 12 pits in 15 s where 16 took 22 s. (tests/programs/
-// lookup_floor.cpp, the memory floor of scripts/compare --rings, reads the same way.)
-constexpr std::size_t kAhead = 128;
 
 // Pieces per thread: enough that a thread left with the last, largest piece of a layer waits
 // little, few enough that finding each piece's first necklace again for every layer costs little.
@@ -31,26 +21,6 @@ constexpr std::uint64_t kPiecesPerThread = 4096;
 
 // No class found wrong, in a check.
 constexpr std::uint64_t kNoneWrong = std::numeric_limits<std::uint64_t>::max();
-
-// The beads of a packed board: its nibbles added in pairs into bytes, then the bytes by one
-// multiplication (at most 16 * 9 = 144, which a byte holds).
-int beads_of(Packed packed) {
-  constexpr std::uint64_t kBytes = 0x0f0f0f0f0f0f0f0f;
-  const std::uint64_t pairs = (packed & kBytes) + ((packed >> 4) & kBytes);
-  return static_cast<int>((pairs * 0x0101010101010101) >> 56);
-}
-
-// Runs work(thread) on `threads` threads, this one thread 0.
-template <class Work>
-void on_threads(int threads, Work&& work) {
-  std::vector<std::thread> helpers;
-  helpers.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t)
-    helpers.emplace_back([&work, t] { work(t); });
-  work(0);
-  for (std::thread& helper : helpers)
-    helper.join();
-}
 
 // The packed boards that lines [first, end) hold: from the first line's first position's board
 // to the end's.
@@ -84,13 +54,6 @@ BoardRange boards_of(const RingIndex& index, std::uint64_t first_line, std::uint
 __attribute__((target("popcnt"))) void ranks_popcnt(const RingPart& part, std::uint64_t* positions,
                                                     std::size_t count) {
   ranks_body(part, positions, count);
-}
-bool has_popcnt() {
-  static const bool has = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_POPCNT) != 0;
-  }();
-  return has;
 }
 #endif
 void ranks_plain(const RingPart& part, std::uint64_t* positions, std::size_t count) {
@@ -214,12 +177,6 @@ void survey(const RingGeometry& geometry, Pieces& pieces, int threads, const Sol
     }
   });
   report_last(options, progress, done.load());
-}
-
-// The threads a solve with `options` uses: options.threads, or one per core.
-int solve_threads(const SolveOptions& options) {
-  if (options.threads > 0) return options.threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 // Writes the counts of `count` marked lines: each line's first rank, from 0 on, and the bits

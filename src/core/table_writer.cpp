@@ -99,7 +99,7 @@ void remove_dead_temporaries(int directory, const std::string& base) {
 
 }  // namespace
 
-TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry)
+TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, Room room)
     : geometry_(geometry), digest_(geometry.layout()) {
   if (path.empty()) unwritable(path, "no file name");
   target_ = resolve_target(path);
@@ -133,22 +133,39 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry)
       slot_ = remember_temporary(temporary_);
     }
     // Room for the whole file, taken now: a full file system shows before the solve, not after.
-    const int reserved =
-        ::posix_fallocate(fd_, 0, static_cast<off_t>(geometry_.layout().file_bytes));
-    if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
-      struct statvfs space {};
-      const std::string free_space =
-          ::fstatvfs(fd_, &space) == 0
-              ? textio::bytes_text(static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize)
-              : "less";
-      unwritable(path, "the table needs " + textio::bytes_text(geometry_.layout().file_bytes) +
-                           " and " + quoted_path(folder) + " has " + free_space + " free");
-    }
-    if (reserved != 0) unwritable(path, std::strerror(reserved));
+    if (room == Room::now) reserve();
   } catch (...) {
     discard();
     throw;
   }
+}
+
+std::uint64_t TableOutput::free_bytes() const {
+  struct statvfs space {};
+  if (fd_ < 0 || ::fstatvfs(fd_, &space) != 0) return 0;
+  return static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize;
+}
+
+void TableOutput::reserve() {
+  if (reserved_) return;
+  if (fd_ < 0) unwritable(target_, "the table was written already");
+  const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(geometry_.layout().file_bytes));
+  if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
+    const auto slash = target_.rfind('/');
+    const std::string folder = slash == std::string::npos ? "."
+                               : slash == 0               ? "/"
+                                                          : target_.substr(0, slash);
+    const std::string why = "the table needs " + textio::bytes_text(geometry_.layout().file_bytes) +
+                            " and " + quoted_path(folder) + " has " +
+                            textio::bytes_text(free_bytes()) + " free";
+    discard();
+    unwritable(target_, why);
+  }
+  if (reserved != 0) {
+    discard();
+    unwritable(target_, std::strerror(reserved));
+  }
+  reserved_ = true;
 }
 
 TableOutput::~TableOutput() {

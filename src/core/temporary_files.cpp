@@ -1,5 +1,8 @@
 #include "temporary_files.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <array>
@@ -17,8 +20,31 @@ constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 struct Temporary {
   std::atomic<bool> used{false};
+  bool folder = false;  // a folder of files of its own, removed with them
   char path[PATH_MAX]{};
 };
+
+// Removes the files in `path` and then the folder, with system calls alone (a signal handler
+// may make no other call): getdents64 lists it, as readdir() would.
+void remove_folder(const char* path) {
+  const int folder = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (folder >= 0) {
+    alignas(8) static char entries[1 << 14];
+    for (;;) {
+      const long length = ::syscall(SYS_getdents64, folder, entries, sizeof entries);
+      if (length <= 0) break;
+      for (long at = 0; at < length;) {
+        const auto* entry = reinterpret_cast<const dirent64*>(entries + at);
+        const char* name = entry->d_name;
+        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))))
+          ::unlinkat(folder, name, 0);
+        at += entry->d_reclen;
+      }
+    }
+    ::close(folder);
+  }
+  ::rmdir(path);
+}
 std::array<Temporary, 8> temporaries;
 std::mutex temporaries_lock;  // guards taking and giving back slots, and the handlers
 int temporaries_taken = 0;
@@ -27,7 +53,12 @@ std::array<bool, std::size(kSignals)> handled{};
 
 extern "C" void remove_temporaries(int signal) {
   for (Temporary& temporary : temporaries) {
-    if (temporary.used.load()) ::unlink(temporary.path);
+    if (!temporary.used.load()) continue;
+    if (temporary.folder) {
+      remove_folder(temporary.path);
+    } else {
+      ::unlink(temporary.path);
+    }
   }
   // Then end as the signal would have: the shell sees 128 + its number.
   ::signal(signal, SIG_DFL);
@@ -48,13 +79,14 @@ SignalsHeld::~SignalsHeld() {
   ::pthread_sigmask(SIG_SETMASK, &before_, nullptr);
 }
 
-int remember_temporary(const std::string& path) {
+int remember_temporary(const std::string& path, bool folder) {
   const std::lock_guard lock(temporaries_lock);
   if (path.size() >= PATH_MAX) return -1;
   for (std::size_t slot = 0; slot < temporaries.size(); ++slot) {
     Temporary& temporary = temporaries[slot];
     if (temporary.used.load()) continue;
     std::memcpy(temporary.path, path.c_str(), path.size() + 1);
+    temporary.folder = folder;
     temporary.used.store(true);
     if (temporaries_taken++ == 0) {
       for (std::size_t s = 0; s < std::size(kSignals); ++s) {

@@ -1,13 +1,15 @@
-// The ring solver's expansions (expansion.hpp), the portable one and the wide one, each held to
-// the rule's statement: sow() (sowing.hpp), the looped canonical_packed() and
-// RingIndex::position(), move by move, on every class of the small rings and on random classes of
-// every ring.
+// The solvers' expansions (expansion.hpp), the portable one and the wide one of each kind, each
+// held to the rule's statement: sow() (sowing.hpp), the looped canonical_packed() and
+// RingIndex::position() or LayerIndex::position(), move by move, on every class of the small
+// rings and on random classes of every ring.
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "catch.hpp"
 #include "ioiwari/core/expansion.hpp"
+#include "ioiwari/core/layer_index.hpp"
 #include "ioiwari/core/random.hpp"
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_index.hpp"
@@ -17,10 +19,23 @@ using namespace ioiwari;
 
 namespace {
 
-using Move = std::pair<int, std::uint64_t>;  // a net gain and a successor's position
+using Move = std::pair<int, std::uint64_t>;  // a net gain and a successor's key
+
+// A successor's key by the rule's own functions: its position in the ring's index, or its beads
+// (counted pit by pit) and its position in their layer.
+std::uint64_t key_by_the_rule(const RingIndex& index, Packed canonical) {
+  return index.position(canonical);
+}
+std::uint64_t key_by_the_rule(const LayerIndex& index, Packed canonical) {
+  int beads = 0;
+  for (int pit = 0; pit < index.ring().pits; ++pit)
+    beads += digit(canonical, pit);
+  return layer_key(beads, index.position(canonical, beads));
+}
 
 // Every move of one canonical class, by the rule's statement.
-std::vector<Move> moves_by_the_rule(const RingIndex& index, Packed packed) {
+template <class Index>
+std::vector<Move> moves_by_the_rule(const Index& index, Packed packed) {
   const Ring ring = index.ring();
   std::vector<Move> moves;
   for (int pit = 0; pit < ring.pits; ++pit) {
@@ -28,15 +43,16 @@ std::vector<Move> moves_by_the_rule(const RingIndex& index, Packed packed) {
     PackedPits pits{packed};
     const Sown sown = sow(pits, pit, ring.pits, ring.capacity, [](SowKind, int, int) {});
     moves.emplace_back(sown.mover_gain - sown.opponent_gain,
-                       index.position(canonical_packed(pits.bits, ring.pits)));
+                       key_by_the_rule(index, canonical_packed(pits.bits, ring.pits)));
   }
   std::sort(moves.begin(), moves.end());
   return moves;
 }
 
-// Expands `classes` with `expand` and compares every class with the rule's moves. Returns how
-// many classes differ (each reported).
-int differences(Expand expand, const RingIndex& index, const std::vector<Packed>& classes) {
+// Expands `classes` with `expand` and compares every class with the rule's moves (and, for the
+// ring's index, its own position). Returns how many classes differ (each reported).
+template <class Function, class Index>
+int differences(Function expand, const Index& index, const std::vector<Packed>& classes) {
   const Ring ring = index.ring();
   const std::size_t count = classes.size();
   const std::size_t most = count * static_cast<std::size_t>(ring.pits) + kExpansionSlack;
@@ -52,7 +68,10 @@ int differences(Expand expand, const RingIndex& index, const std::vector<Packed>
     for (int m = 0; m < moves[c] && at < made; ++m, ++at)
       mine.emplace_back(nets[at], successors[at]);
     std::sort(mine.begin(), mine.end());
-    if (mine != moves_by_the_rule(index, classes[c]) || own[c] != index.position(classes[c])) {
+    bool own_right = true;
+    if constexpr (std::is_same_v<Index, RingIndex>)
+      own_right = own[c] == index.position(classes[c]);
+    if (mine != moves_by_the_rule(index, classes[c]) || !own_right) {
       if (++wrong <= 3) {
         FAIL_CHECK(ring.describe()
                    << ": class " << std::hex << classes[c] << std::dec << ": " << mine.size()
@@ -71,6 +90,29 @@ std::vector<std::pair<const char*, Expand>> expansions(int pits) {
   if (wide_expander(pits) != nullptr) all.emplace_back("wide", wide_expander(pits));
   return all;
 }
+std::vector<std::pair<const char*, LayerExpand>> layer_expansions(int pits) {
+  std::vector<std::pair<const char*, LayerExpand>> all = {
+      {"portable layered", portable_layer_expander(pits)}};
+  if (wide_layer_expander(pits) != nullptr)
+    all.emplace_back("wide layered", wide_layer_expander(pits));
+  return all;
+}
+
+// Both kinds of both ways, on `classes` of `ring`: how many classes differ.
+int all_differences(Ring ring, const std::vector<Packed>& classes) {
+  int wrong = 0;
+  const RingIndex index(ring);
+  for (const auto& [name, expand] : expansions(ring.pits)) {
+    INFO(name << " expansion");
+    wrong += differences(expand, index, classes);
+  }
+  const LayerIndex layers(ring);
+  for (const auto& [name, expand] : layer_expansions(ring.pits)) {
+    INFO(name << " expansion");
+    wrong += differences(expand, layers, classes);
+  }
+  return wrong;
+}
 
 }  // namespace
 
@@ -84,13 +126,9 @@ TEST_CASE("expansion: both ways make every move of every class of the small ring
       const Ring ring{pits, capacity};
       if (!ring.playable() || ring.code_count() > 2'000'000) continue;
       ++rings;
-      const RingIndex index(ring);
       std::vector<Packed> classes;
       for_each_necklace(pits, capacity, -1, [&](Packed packed) { classes.push_back(packed); });
-      for (const auto& [name, expand] : expansions(pits)) {
-        INFO(name << " expansion");
-        REQUIRE(differences(expand, index, classes) == 0);
-      }
+      REQUIRE(all_differences(ring, classes) == 0);
     }
   }
   CHECK(rings == 47);
@@ -103,7 +141,6 @@ TEST_CASE("expansion: both ways make the moves of random classes of every ring a
     for (int capacity = kMinCapacity; capacity <= kMaxCapacity; ++capacity) {
       const Ring ring{pits, capacity};
       if (!ring.playable()) continue;
-      const RingIndex index(ring);
       // Random boards, and boards of full pits, whose hands skim and come round most.
       std::vector<Packed> classes;
       for (int trial = 0; trial < 400; ++trial) {
@@ -116,10 +153,7 @@ TEST_CASE("expansion: both ways make the moves of random classes of every ring a
         }
         classes.push_back(canonical_packed(packed, pits));
       }
-      for (const auto& [name, expand] : expansions(pits)) {
-        INFO(name << " expansion");
-        REQUIRE(differences(expand, index, classes) == 0);
-      }
+      REQUIRE(all_differences(ring, classes) == 0);
     }
   }
 }
@@ -128,5 +162,8 @@ TEST_CASE("expansion: the solver expands the wide way wherever the CPU runs it",
   for (int pits = kMinPits; pits <= kMaxPits; ++pits) {
     const Expand wide = wide_expander(pits);
     CHECK(expander(pits) == (wide != nullptr ? wide : portable_expander(pits)));
+    const LayerExpand wide_layered = wide_layer_expander(pits);
+    CHECK(layer_expander(pits) ==
+          (wide_layered != nullptr ? wide_layered : portable_layer_expander(pits)));
   }
 }

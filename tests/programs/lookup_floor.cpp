@@ -19,7 +19,7 @@
 namespace {
 
 constexpr std::size_t kBatch = 16384;
-constexpr std::size_t kAhead = 128;  // ring_solver.cpp's kAhead
+constexpr std::size_t kAhead = 128;  // src/core/solver_parts.hpp's kAhead
 
 std::uint64_t power(std::uint64_t base, int exponent) {
   std::uint64_t result = 1;

@@ -9,13 +9,19 @@
 //   class at once, one pit a 64-bit lane of a 512-bit register, with the same bit operations as
 //   sow_packed(); it too leaves to sow() the moves whose hand comes round past its own pit.
 //
-// A test (tests/core/test_expansion.cpp) holds both equal to sow(), canonical_packed() and
-// RingIndex::position() on every board of the small rings and on random boards of every ring.
+// Each way comes in two kinds, by what it writes for a successor: its position in the ring's
+// index (the solve in memory), or its layer and its position there (layer_key(), layer_index.hpp:
+// the solve past memory, tier_solver.hpp).
+//
+// A test (tests/core/test_expansion.cpp) holds both equal to sow(), canonical_packed(),
+// RingIndex::position() and LayerIndex::position() on every board of the small rings and on
+// random boards of every ring.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "ioiwari/core/layer_index.hpp"
 #include "ioiwari/core/ring_index.hpp"
 
 namespace ioiwari {
@@ -37,12 +43,30 @@ inline constexpr std::size_t kExpansionSlack = 16;
 using Expand = std::size_t (*)(const RingIndex& index, int capacity, const Packed* classes,
                                std::size_t count, const Expansion& out);
 
+// The same, writing each successor's layer_key() of `index` instead, and leaving `own` alone (the
+// solve past memory counts its classes' ranks as it walks them).
+using LayerExpand = std::size_t (*)(const LayerIndex& index, int capacity, const Packed* classes,
+                                    std::size_t count, const Expansion& out);
+
+// What each kind writes for a successor (given its canonical board), one at a time: its position
+// in the ring's index, or its layer_key().
+inline std::uint64_t successor_key(const RingIndex& index, Packed canonical) {
+  return index.position(canonical);
+}
+inline std::uint64_t successor_key(const LayerIndex& index, Packed canonical) {
+  const int beads = beads_of(canonical);
+  return layer_key(beads, index.position(canonical, beads));
+}
+
 // The portable expansion for rings of `pits` pits: with PDEP where the CPU runs it fast.
 Expand portable_expander(int pits);
+LayerExpand portable_layer_expander(int pits);
 // The wide expansion for rings of `pits` pits, or nullptr where this CPU (or its operating
 // system) does not run AVX-512.
 Expand wide_expander(int pits);
-// The expansion the solver uses: the wide one where the CPU runs it, else the portable one.
+LayerExpand wide_layer_expander(int pits);
+// The expansion the solvers use: the wide one where the CPU runs it, else the portable one.
 Expand expander(int pits);
+LayerExpand layer_expander(int pits);
 
 }  // namespace ioiwari

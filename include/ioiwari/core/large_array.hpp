@@ -15,15 +15,27 @@ namespace ioiwari {
 // (transparent huge pages in madvise mode), so that the solver's reads all over its table miss
 // the TLB far less and a gigabyte is faulted in 500 steps, not 250,000. Where they are not
 // offered, the plain pages serve just as correctly. The pages are given by the kernel as they
-// are first touched. Throws std::bad_alloc when the address space is refused.
+// are first touched. An array of less than 16 MiB takes plain pages only. Throws std::bad_alloc
+// when the address space is refused.
 template <class T>
 class LargeArray {
  public:
   static constexpr std::size_t kHuge = std::size_t{2} << 20;
+  static constexpr std::size_t kPage = 4096;
+  static constexpr std::size_t kSmall = kHuge * 8;  // 16 MiB
 
   LargeArray() = default;
   explicit LargeArray(std::size_t count) : count_(count) {
     if (count == 0) return;
+    if (count * sizeof(T) < kSmall) {
+      // Small: plain pages, as many as it needs (a huge page would be zeroed whole).
+      length_ = (count * sizeof(T) + kPage - 1) / kPage * kPage;
+      void* mapped =
+          ::mmap(nullptr, length_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (mapped == MAP_FAILED) throw std::bad_alloc();
+      data_ = static_cast<T*>(mapped);
+      return;
+    }
     length_ = (count * sizeof(T) + kHuge - 1) / kHuge * kHuge;
     // Map one huge page more than needed, then trim both ends to a 2 MiB boundary.
     void* mapped = ::mmap(nullptr, length_ + kHuge, PROT_READ | PROT_WRITE,

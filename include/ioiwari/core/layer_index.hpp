@@ -38,6 +38,20 @@ class LayerIndex {
   // inverse.
   Packed board_at(int beads, std::uint64_t position) const;
 
+  // A table for the position of a board with no bead in its top pit, as every move's successor
+  // is (a move empties its own pit), two pits an entry: the sum over the pairs of pits
+  // j = 0, 1, ... (pits 2j and 2j + 1, below the top) of entry ((j * sums + s) * base + h) * base
+  // + l, where l and h are the pits' digits and s the beads at and below pit 2j + 1. (For an even
+  // number of pits the last pair is pit N-2 and the empty top.) The wide expansion
+  // (expansion_wide.cpp) gathers these entries eight boards at a time; a test holds the sum
+  // equal to position().
+  struct EmptyTop {
+    const std::uint64_t* entries;
+    int sums;  // max_beads() + 1
+    int base;  // capacity + 1
+  };
+  EmptyTop empty_top() const { return {pairs_.data(), sums_, ring_.base()}; }
+
  private:
   std::size_t slot(int beads, int fewest) const {
     return static_cast<std::size_t>(beads) * static_cast<std::size_t>(ring_.capacity + 2) +
@@ -62,6 +76,21 @@ class LayerIndex {
   // whose top digit is below `digit`.
   std::vector<std::uint64_t> below_;
   std::vector<std::uint64_t> starts_;  // [beads][fewest]: where each block starts, then the end
+  std::vector<std::uint64_t> pairs_;   // EmptyTop's entries
 };
+
+// A board's layer and its position there in one word, as the layered expansion writes each
+// successor's (expansion.hpp): the beads in the top byte, the position below. A layer's
+// positions are below 2^56 on every ring (10^15 at most).
+inline constexpr int kKeyBeadsShift = 56;
+constexpr std::uint64_t layer_key(int beads, std::uint64_t position) {
+  return static_cast<std::uint64_t>(beads) << kKeyBeadsShift | position;
+}
+constexpr int key_beads(std::uint64_t key) {
+  return static_cast<int>(key >> kKeyBeadsShift);
+}
+constexpr std::uint64_t key_position(std::uint64_t key) {
+  return key & ((std::uint64_t{1} << kKeyBeadsShift) - 1);
+}
 
 }  // namespace ioiwari

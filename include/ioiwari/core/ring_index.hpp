@@ -114,6 +114,14 @@ constexpr std::uint64_t number_of(Packed digits, Radix radix) {
   return (x & 0xffffffff) + (x >> 32) * radix.b8;
 }
 
+// The beads of a packed board: its nibbles added in pairs into bytes, then the bytes by one
+// multiplication (at most 16 * 9 = 144, which a byte holds).
+constexpr int beads_of(Packed packed) {
+  constexpr std::uint64_t kBytes = 0x0f0f0f0f0f0f0f0f;
+  const std::uint64_t pairs = (packed & kBytes) + ((packed >> 4) & kBytes);
+  return static_cast<int>((pairs * 0x0101010101010101) >> 56);
+}
+
 // The code of a packed board (Board::code(), board.hpp).
 constexpr std::uint64_t code_of(Packed packed, int base) {
   return number_of(packed, Radix::of(base));

@@ -79,8 +79,11 @@ struct TableReading {
 // (temporary_files.hpp). Throws TableFileError (unwritable).
 class TableOutput {
  public:
+  // When the table's room is reserved: at once, or by reserve() (a solve past memory, whose
+  // layers' files take the disk until the table is written from them).
+  enum class Room { now, later };
   // A file for the table of the ring of `geometry`, which must outlive it.
-  TableOutput(const std::string& path, const RingGeometry& geometry);
+  TableOutput(const std::string& path, const RingGeometry& geometry, Room room = Room::now);
   ~TableOutput();
   TableOutput(const TableOutput&) = delete;
   TableOutput& operator=(const TableOutput&) = delete;
@@ -91,6 +94,10 @@ class TableOutput {
   const std::string& temporary() const { return temporary_; }
   // The size of the file to be written.
   std::uint64_t bytes() const { return geometry_.layout().file_bytes; }
+  // Reserves the file's whole size, if not yet done.
+  void reserve();
+  // The bytes free in the target's folder.
+  std::uint64_t free_bytes() const;
 
   // Writes `table` (of the ring given above, in memory), then renames it over the target.
   // `fail_after`, when not zero, makes the write fail after that many bytes (tests).
@@ -118,6 +125,7 @@ class TableOutput {
   int directory_ = -1;  // the target's folder
   int fd_ = -1;         // the temporary file, locked while it is ours
   int slot_ = -1;       // its place among the files that a signal removes
+  bool reserved_ = false;
 };
 
 // Writes `table` to `path` through a TableOutput; returns its root.

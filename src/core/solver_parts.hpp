@@ -1,0 +1,56 @@
+// What the two solvers of a ring share (ring_solver.cpp in memory, tier_solver.cpp past it): how
+// they run on threads, how far ahead they ask memory for what they will read, and whether the
+// CPU counts bits in one instruction.
+#pragma once
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+#include "ioiwari/core/ring_solver.hpp"
+
+namespace ioiwari {
+
+// How far ahead a look-up asks memory for the lines it will read. A core of today keeps scores
+// of reads in flight, and a batch's lines and values (10,000 of each on 12 pits) fit its cache:
+// asking 128 places ahead solved 12 pits in 15 s where 16 took 22 s. (tests/programs/
+// lookup_floor.cpp, the memory floor of scripts/compare --rings, reads the same way.)
+inline constexpr std::size_t kAhead = 128;
+
+// Runs work(thread) on `threads` threads, this one thread 0.
+template <class Work>
+void on_threads(int threads, Work&& work) {
+  std::vector<std::thread> helpers;
+  helpers.reserve(static_cast<std::size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([&work, t] { work(t); });
+  work(0);
+  for (std::thread& helper : helpers)
+    helper.join();
+}
+
+// The threads a solve with `options` uses: options.threads, or one per core.
+inline int solve_threads(const SolveOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// Whether the CPU has POPCNT: a rank's popcount is then one instruction, where a build for every
+// x86-64 CPU calls a function for it. Each solver builds its ranks both ways and asks this once
+// (CPUID), when a ring is first solved.
+inline bool has_popcnt() {
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_POPCNT) != 0;
+  }();
+  return has;
+}
+#endif
+
+}  // namespace ioiwari

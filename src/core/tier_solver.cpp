@@ -1,0 +1,744 @@
+#include "ioiwari/core/tier_solver.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "file_kind.hpp"
+#include "ioiwari/core/expansion.hpp"
+#include "ioiwari/core/large_array.hpp"
+#include "ioiwari/core/table_file.hpp"
+#include "solver_parts.hpp"
+#include "temporary_files.hpp"
+
+namespace ioiwari {
+
+namespace {
+
+// A value no class has (every value is at most the ring's beads, below 128): a successor's value
+// not read yet, and a class none of whose moves has been answered yet.
+constexpr std::int8_t kUnknown = std::numeric_limits<std::int8_t>::min();
+
+// Pieces of a layer per thread, as the ring solver's (ring_solver.cpp): each a run of whole lines,
+// so that no two threads mark one word when the layer is indexed.
+constexpr std::uint64_t kPiecesPerThread = 256;
+
+// A move answered after its layer's pass: the successor's key (layer_key()), and the class's rank
+// in its layer with the move's net in the top byte.
+struct Deferred {
+  std::uint64_t key;
+  std::uint64_t own_net;
+};
+constexpr int kNetShift = 56;
+constexpr std::uint64_t deferred_own_net(std::uint64_t own, int net) {
+  return own | static_cast<std::uint64_t>(static_cast<std::uint8_t>(net)) << kNetShift;
+}
+// The deferred moves a thread keeps before it writes them to their layer's file.
+constexpr std::size_t kDeferredBuffer = 1 << 12;
+// The fewest deferred moves sorted and answered at once, whatever the memory left.
+constexpr std::uint64_t kLeastDeferred = 1 << 12;
+
+// Bytes a write or a read of a layer's file moves at once.
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+// The lines of the ring's index that the merge walks at once (512 KiB of lines).
+constexpr std::uint64_t kMergeLines = 1 << 13;
+
+// Runs make(k, buffer) for k = 0 .. count-1 on `threads` threads, each with a buffer of its own
+// (copies of `buffer`), and take(k, buffer) after each, in order of k: a thread whose turn has
+// not come waits for it.
+template <class Buffer, class Make, class Take>
+void in_order(std::uint64_t count, int threads, const Buffer& buffer, Make&& make, Take&& take) {
+  std::atomic<std::uint64_t> next{0};
+  std::mutex mutex;
+  std::condition_variable turn_came;
+  std::uint64_t turn = 0;
+  std::exception_ptr failed;
+  on_threads(threads, [&](int) {
+    Buffer mine = buffer;
+    for (std::uint64_t k = next++; k < count; k = next++) {
+      try {
+        make(k, mine);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failed) failed = std::current_exception();
+      }
+      std::unique_lock lock(mutex);
+      turn_came.wait(lock, [&] { return turn == k; });
+      if (!failed) {
+        try {
+          take(k, mine);
+        } catch (...) {
+          failed = std::current_exception();
+        }
+      }
+      ++turn;
+      turn_came.notify_all();
+    }
+  });
+  if (failed) std::rethrow_exception(failed);
+}
+
+std::uint64_t lines_of(std::uint64_t positions) {
+  return (positions + kLinePositions - 1) / kLinePositions;
+}
+
+[[noreturn]] void file_failed(const std::string& what, const std::string& path, int error) {
+  throw TableFileError(TableFileError::Kind::unwritable, "the solve past memory cannot " + what +
+                                                             " " + quoted_path(path) + ": " +
+                                                             std::strerror(error));
+}
+
+// A layer's file, written once in order and read back at any offset.
+class LayerFile {
+ public:
+  LayerFile(std::string path, int flags) : path_(std::move(path)) {
+    fd_ = ::open(path_.c_str(), flags | O_CLOEXEC, 0600);
+    if (fd_ < 0) file_failed("open", path_, errno);
+  }
+  ~LayerFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  LayerFile(const LayerFile&) = delete;
+  LayerFile& operator=(const LayerFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_; }
+
+  // Appends `bytes` bytes.
+  void write(const void* data, std::uint64_t bytes) {
+    const auto* at = static_cast<const unsigned char*>(data);
+    while (bytes > 0) {
+      const ssize_t done = ::write(fd_, at, std::min<std::uint64_t>(bytes, kChunk));
+      if (done < 0) {
+        if (errno == EINTR) continue;
+        file_failed("write", path_, errno);
+      }
+      at += done;
+      bytes -= static_cast<std::uint64_t>(done);
+    }
+  }
+  // Reads `bytes` bytes at `offset`, all of them.
+  void read(void* data, std::uint64_t bytes, std::uint64_t offset) const {
+    auto* at = static_cast<unsigned char*>(data);
+    while (bytes > 0) {
+      const ssize_t done =
+          ::pread(fd_, at, std::min<std::uint64_t>(bytes, kChunk), static_cast<off_t>(offset));
+      if (done < 0 && errno == EINTR) continue;
+      if (done < 0) file_failed("read", path_, errno);
+      if (done == 0) file_failed("read", path_, EIO);  // shorter than written: changed under us
+      at += done;
+      bytes -= static_cast<std::uint64_t>(done);
+      offset += static_cast<std::uint64_t>(done);
+    }
+  }
+  std::uint64_t size() const {
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0) file_failed("stat", path_, errno);
+    return static_cast<std::uint64_t>(status.st_size);
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+// Reads a file forward, a chunk at a time: the bytes at offsets that never decrease.
+class ForwardReader {
+ public:
+  ForwardReader(const LayerFile& file, std::uint64_t size, std::atomic<std::uint64_t>& read)
+      : file_(file),
+        size_(size),
+        read_(read),
+        buffer_(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size))) {}
+
+  // The `bytes` bytes at `offset`, at or after the last offset asked.
+  const unsigned char* at(std::uint64_t offset, std::size_t bytes) {
+    if (offset < first_ || offset + bytes > first_ + held_) {
+      first_ = offset;
+      held_ = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), size_ - offset));
+      file_.read(buffer_.data(), held_, offset);
+      read_ += held_;
+    }
+    return buffer_.data() + (offset - first_);
+  }
+
+ private:
+  const LayerFile& file_;
+  std::uint64_t size_;
+  std::atomic<std::uint64_t>& read_;
+  std::vector<unsigned char> buffer_;
+  std::uint64_t first_ = 0;
+  std::size_t held_ = 0;
+};
+
+// Writes the counts of the lines: each line's first rank and the bits before each of its words
+// (as the ring solver's index). Returns the classes they mark.
+std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t rank) {
+  for (std::uint64_t l = 0; l < count; ++l) {
+    std::uint64_t* line = lines + kLineWords * l;
+    line[0] = rank;
+    line[1] = line_counts(line);
+    for (int word = 0; word < 6; ++word)
+      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return rank;
+}
+
+// Answers deferred `moves` into one layer, sorted by position, from its files: each raises its
+// class's value in `values` if it is better. Counts the bytes read into `bytes_read`.
+void answer(const std::vector<Deferred>& moves, const LayerFile& lines_file,
+            const LayerFile& values_file, std::int8_t* values, std::uint64_t& bytes_read) {
+  std::atomic<std::uint64_t> read{0};
+  {
+    ForwardReader line_reader(lines_file, lines_file.size(), read);
+    ForwardReader value_reader(values_file, values_file.size(), read);
+    for (const Deferred& move : moves) {
+      const std::uint64_t position = key_position(move.key);
+      std::uint64_t line[kLineWords];
+      std::memcpy(line, line_reader.at(position / kLinePositions * kLineWords * 8, sizeof line),
+                  sizeof line);
+      const std::uint64_t rank = line_rank(line, position % kLinePositions);
+      const auto value = static_cast<std::int8_t>(*value_reader.at(rank, 1));
+      const std::uint64_t own = move.own_net & ((std::uint64_t{1} << kNetShift) - 1);
+      const auto net = static_cast<std::int8_t>(move.own_net >> kNetShift);
+      const int mine = net - value;
+      if (values[own] == kUnknown || mine > values[own])
+        values[own] = static_cast<std::int8_t>(mine);
+    }
+  }
+  bytes_read += read.load();
+}
+
+// Writes a solved layer's lines and values to their files; returns the bytes written.
+std::uint64_t write_layer(const std::string& lines_path, const std::string& values_path,
+                          std::span<const std::uint64_t> lines,
+                          std::span<const std::int8_t> values) {
+  LayerFile lines_file(lines_path, O_WRONLY | O_CREAT | O_TRUNC);
+  lines_file.write(lines.data(), lines.size_bytes());
+  LayerFile values_file(values_path, O_WRONLY | O_CREAT | O_TRUNC);
+  values_file.write(values.data(), values.size_bytes());
+  return lines.size_bytes() + values.size_bytes();
+}
+
+}  // namespace
+
+// A layer in memory: its lines (over its positions) and its classes' values by rank.
+class TierSolve::Layer {
+ public:
+  Layer(std::uint64_t positions, std::uint64_t classes)
+      : lines_(lines_of(positions) * kLineWords), values_(classes) {}
+  std::uint64_t lines() const { return lines_.size() / kLineWords; }
+  std::uint64_t bytes() const { return lines_.size() * 8 + values_.size(); }
+  std::uint64_t* line(std::uint64_t l) { return lines_.data() + kLineWords * l; }
+  const std::uint64_t* line_words() const { return lines_.data(); }
+  std::int8_t* values() { return values_.data(); }
+  const std::int8_t* values() const { return values_.data(); }
+  std::uint64_t classes() const { return values_.size(); }
+
+ private:
+  LargeArray<std::uint64_t> lines_;
+  LargeArray<std::int8_t> values_;
+};
+
+// One layer's pass, shared by its threads: the layers in memory below it, and the files of the
+// moves deferred to each deeper layer.
+class TierSolve::Pass {
+ public:
+  Pass(TierSolve& solve, int beads) : solve_(solve), beads_(beads) {
+    lowest_ = std::max(0, beads - solve.window_);
+    lines_.assign(static_cast<std::size_t>(beads), nullptr);
+    values_.assign(static_cast<std::size_t>(beads), nullptr);
+    for (int b = lowest_; b < beads; ++b) {
+      lines_[static_cast<std::size_t>(b)] =
+          solve.layers_[static_cast<std::size_t>(b)]->line_words();
+      values_[static_cast<std::size_t>(b)] = solve.layers_[static_cast<std::size_t>(b)]->values();
+    }
+    deferred_.resize(static_cast<std::size_t>(lowest_));
+    deferred_counts_.assign(static_cast<std::size_t>(lowest_), 0);
+  }
+
+  int lowest() const { return lowest_; }
+  // The lines and the values of the layers in memory, by beads (null below lowest()).
+  const std::uint64_t* const* lines() const { return lines_.data(); }
+  const std::int8_t* const* values() const { return values_.data(); }
+
+  // Appends deferred moves into layer `below` to its file.
+  void defer(int below, const std::vector<Deferred>& moves) {
+    const std::lock_guard lock(mutex_);
+    auto& file = deferred_[static_cast<std::size_t>(below)];
+    if (!file) {
+      file =
+          std::make_unique<LayerFile>(solve_.path("deferred", below), O_RDWR | O_CREAT | O_TRUNC);
+    }
+    file->write(moves.data(), moves.size() * sizeof(Deferred));
+    deferred_counts_[static_cast<std::size_t>(below)] += moves.size();
+    solve_.counts_.bytes_written += moves.size() * sizeof(Deferred);
+  }
+  // The file of the moves deferred into layer `below`, and how many: none when there are none.
+  std::unique_ptr<LayerFile> take_deferred(int below, std::uint64_t& count) {
+    count = deferred_counts_[static_cast<std::size_t>(below)];
+    return std::move(deferred_[static_cast<std::size_t>(below)]);
+  }
+
+ private:
+  TierSolve& solve_;
+  int beads_;
+  int lowest_;
+  std::vector<const std::uint64_t*> lines_;
+  std::vector<const std::int8_t*> values_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<LayerFile>> deferred_;
+  std::vector<std::uint64_t> deferred_counts_;
+};
+
+namespace {
+
+// The ranks of the successors whose keys are `keys` and whose layers are in memory (`lowest` and
+// above) into `ranks`, their lines asked for kAhead places ahead and each value as soon as its
+// rank is known (ring_solver.cpp's ranks_body(), for layers apart).
+[[gnu::always_inline]] inline void layer_ranks_body(const std::uint64_t* const* lines,
+                                                    const std::int8_t* const* values, int lowest,
+                                                    const std::uint64_t* keys, std::uint64_t* ranks,
+                                                    std::size_t count) {
+  const auto line_of = [&](std::uint64_t key) {
+    return lines[key_beads(key)] + kLineWords * (key_position(key) / kLinePositions);
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i + kAhead < count && key_beads(keys[i + kAhead]) >= lowest)
+      __builtin_prefetch(line_of(keys[i + kAhead]));
+    const int beads = key_beads(keys[i]);
+    if (beads < lowest) continue;
+    ranks[i] = line_rank(line_of(keys[i]), key_position(keys[i]) % kLinePositions);
+    __builtin_prefetch(values[beads] + ranks[i]);
+  }
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) void layer_ranks_popcnt(const std::uint64_t* const* lines,
+                                                          const std::int8_t* const* values,
+                                                          int lowest, const std::uint64_t* keys,
+                                                          std::uint64_t* ranks, std::size_t count) {
+  layer_ranks_body(lines, values, lowest, keys, ranks, count);
+}
+#endif
+void layer_ranks(const std::uint64_t* const* lines, const std::int8_t* const* values, int lowest,
+                 const std::uint64_t* keys, std::uint64_t* ranks, std::size_t count) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (has_popcnt()) return layer_ranks_popcnt(lines, values, lowest, keys, ranks, count);
+#endif
+  layer_ranks_body(lines, values, lowest, keys, ranks, count);
+}
+
+// One thread's batch of classes of one layer (the ring solver's Batch, ring_solver.cpp, for
+// layers apart): their moves made, their successors' values read from the layers in memory, the
+// moves into deeper layers deferred.
+class TierBatch {
+ public:
+  TierBatch(const LayerIndex& index, LayerExpand expand, std::int8_t* write)
+      : index_(index),
+        expand_(expand),
+        write_(write),
+        classes_(kSolveBatch),
+        moves_(kSolveBatch),
+        own_(kSolveBatch),
+        keys_(kSolveBatch * static_cast<std::size_t>(index.ring().pits) + kExpansionSlack),
+        ranks_(keys_.size()),
+        nets_(keys_.size()),
+        values_(keys_.size()) {}
+
+  bool full() const { return count_ == classes_.size(); }
+  // Adds the class of rank `rank` in its layer: a batch's ranks follow each other.
+  void add(Packed canonical, std::uint64_t rank) {
+    if (count_ == 0) first_rank_ = rank;
+    classes_[count_++] = canonical;
+  }
+
+  template <class Pass>
+  void solve(Pass& pass, std::vector<std::vector<Deferred>>& deferred, std::uint64_t& moves) {
+    if (count_ == 0) return;
+    const std::size_t made = expand_(index_, index_.ring().capacity, classes_.data(), count_,
+                                     {moves_.data(), own_.data(), nets_.data(), keys_.data()});
+    moves += made;
+    const int lowest = pass.lowest();
+    layer_ranks(pass.lines(), pass.values(), lowest, keys_.data(), ranks_.data(), made);
+    for (std::size_t i = 0; i < made; ++i) {
+      const int beads = key_beads(keys_[i]);
+      values_[i] = beads < lowest ? kUnknown : pass.values()[beads][ranks_[i]];
+    }
+    std::size_t at = 0;
+    for (std::size_t c = 0; c < count_; ++c) {
+      const std::uint64_t own = first_rank_ + c;
+      int best = moves_[c] == 0 ? 0 : kUnknown;  // 0: no move, the empty board
+      for (int m = 0; m < moves_[c]; ++m, ++at) {
+        if (values_[at] == kUnknown) {
+          auto& into = deferred[static_cast<std::size_t>(key_beads(keys_[at]))];
+          into.push_back({keys_[at], deferred_own_net(own, nets_[at])});
+          if (into.size() == kDeferredBuffer) {
+            pass.defer(key_beads(keys_[at]), into);
+            into.clear();
+          }
+          continue;
+        }
+        best = std::max(best, nets_[at] - values_[at]);
+      }
+      write_[own] = static_cast<std::int8_t>(best);
+    }
+    count_ = 0;
+  }
+
+ private:
+  const LayerIndex& index_;
+  LayerExpand expand_;
+  std::int8_t* write_;
+  std::size_t count_ = 0;
+  std::uint64_t first_rank_ = 0;
+  std::vector<Packed> classes_;
+  std::vector<std::uint8_t> moves_;
+  std::vector<std::uint64_t> own_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint64_t> ranks_;
+  std::vector<std::int8_t> nets_;
+  std::vector<std::int8_t> values_;
+};
+
+}  // namespace
+
+std::uint64_t layer_bytes(const LayerIndex& index, const LayerCounts& classes, int beads) {
+  return lines_of(index.positions(beads)) * kLineWords * 8 +
+         classes[static_cast<std::size_t>(beads)];
+}
+
+std::uint64_t tier_bytes(const LayerIndex& index, const LayerCounts& classes, int window,
+                         int threads) {
+  const int top = index.ring().max_beads();
+  std::uint64_t most = 0;
+  for (int beads = 0; beads <= top; ++beads) {
+    std::uint64_t in_memory = 0;
+    for (int b = std::max(0, beads - window); b <= beads; ++b)
+      in_memory += layer_bytes(index, classes, b);
+    most = std::max(most, in_memory);
+  }
+  // The deferred moves sorted at once: a sixteenth of the largest layer's bytes at least.
+  std::uint64_t largest = 0;
+  for (int beads = 0; beads <= top; ++beads)
+    largest = std::max(largest, layer_bytes(index, classes, beads));
+  most += largest / 16;
+  // A thread's batch: its classes, and each move's key, rank, net and value; its deferred moves.
+  const auto per_class =
+      static_cast<std::uint64_t>(8 + 1 + 8 + index.ring().pits * (8 + 8 + 1 + 1));
+  const std::uint64_t batch = kSolveBatch * per_class + static_cast<std::uint64_t>(top + 1) *
+                                                            kDeferredBuffer * sizeof(Deferred);
+  return most + static_cast<std::uint64_t>(std::max(1, threads)) * batch;
+}
+
+int widest_window(const LayerIndex& index, const LayerCounts& classes, std::uint64_t memory,
+                  int threads) {
+  int window = -1;
+  while (window < index.ring().max_beads() &&
+         tier_bytes(index, classes, window + 1, threads) <= memory)
+    ++window;
+  return window;
+}
+
+TierSolve::TierSolve(std::shared_ptr<const RingGeometry> geometry, TierOptions options)
+    : geometry_(std::move(geometry)),
+      index_(geometry_->ring()),
+      options_(std::move(options)),
+      threads_(solve_threads(options_.solve)),
+      window_(options_.window >= 0
+                  ? options_.window
+                  : widest_window(index_, geometry_->layer_classes(), options_.memory, threads_)) {
+  const Ring ring = geometry_->ring();
+  if (ring.max_beads() >= 128) {
+    throw std::invalid_argument("the solve past memory keeps values in a byte: " + ring.describe() +
+                                " has too many beads");
+  }
+  counts_.window = window_;
+  layers_.resize(static_cast<std::size_t>(ring.max_beads() + 1));
+  // The memory the window leaves, for the deferred moves sorted at once.
+  const std::uint64_t window_bytes = memory_bytes();
+  deferred_room_ = std::max(
+      kLeastDeferred,
+      options_.memory > window_bytes ? (options_.memory - window_bytes) / sizeof(Deferred) : 0);
+}
+
+TierSolve::~TierSolve() {
+  if (folder_.empty()) return;
+  const Ring ring = geometry_->ring();
+  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+    for (const char* kind : {"lines", "values", "deferred"})
+      ::unlink(path(kind, beads).c_str());
+  }
+  ::rmdir(folder_.c_str());
+  forget_temporary(slot_);
+}
+
+std::string TierSolve::path(const char* kind, int beads) const {
+  return folder_ + "/" + kind + "-" + std::to_string(beads);
+}
+
+std::uint64_t TierSolve::memory_bytes() const {
+  return tier_bytes(index_, geometry_->layer_classes(), std::max(0, window_), threads_);
+}
+
+std::uint64_t TierSolve::disk_bytes() const {
+  const Ring ring = geometry_->ring();
+  std::uint64_t bytes = 0;
+  for (int beads = 0; beads <= ring.max_beads(); ++beads)
+    bytes += layer_bytes(index_, geometry_->layer_classes(), beads);
+  return bytes;
+}
+
+void TierSolve::solve() {
+  if (window_ < 0) throw std::logic_error("TierSolve::solve without a window");
+  const std::string where = options_.folder.empty() ? std::string(".") : options_.folder;
+  std::string pattern = where + "/ioiwari-layers-XXXXXX";
+  {
+    // A signal waits until the folder is registered for removal: then its handler removes it.
+    const SignalsHeld held;
+    if (::mkdtemp(pattern.data()) == nullptr) file_failed("make a folder in", where, errno);
+    folder_ = pattern;
+    slot_ = remember_temporary(folder_, true);
+  }
+  const Ring ring = geometry_->ring();
+  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+    solve_layer(beads);
+    // The next layer keeps the `window` layers below it.
+    const int leaving = beads - window_;
+    if (leaving >= 0) layers_[static_cast<std::size_t>(leaving)].reset();
+  }
+  solved_ = true;
+}
+
+void TierSolve::solve_layer(int beads) {
+  const Ring ring = geometry_->ring();
+  const std::uint64_t positions = index_.positions(beads);
+  const std::uint64_t classes = geometry_->layer_classes()[static_cast<std::size_t>(beads)];
+  auto& slot = layers_[static_cast<std::size_t>(beads)];
+  slot = std::make_unique<Layer>(positions, classes);
+  Layer& layer = *slot;
+  std::uint64_t in_memory = 0;
+  for (const auto& held : layers_)
+    in_memory += held ? held->bytes() : 0;
+  counts_.peak_layers = std::max(counts_.peak_layers, in_memory);
+
+  // The pieces: runs of whole lines.
+  const std::uint64_t lines = layer.lines();
+  const std::uint64_t pieces = std::max<std::uint64_t>(
+      1, std::min(lines, kPiecesPerThread * static_cast<std::uint64_t>(threads_)));
+  const auto piece_lines = [&](std::uint64_t p) { return lines * p / pieces; };
+  const auto board_from = [&](std::uint64_t line) {
+    const std::uint64_t position = line * kLinePositions;
+    return position < positions ? index_.board_at(beads, position) : ~Packed{0};
+  };
+
+  // Index: each class's bit at its position.
+  std::atomic<std::uint64_t> next{0};
+  on_threads(threads_, [&](int) {
+    for (std::uint64_t p = next++; p < pieces; p = next++) {
+      for_each_necklace(
+          ring.pits, ring.capacity, beads, board_from(piece_lines(p)),
+          board_from(piece_lines(p + 1)), [&](Packed packed) {
+            const std::uint64_t position = index_.position(packed, beads);
+            layer.line(position / kLinePositions)[2 + position % kLinePositions / 64] |=
+                std::uint64_t{1} << (position % 64);
+          });
+    }
+  });
+  if (count_lines(layer.line(0), lines, 0) != classes) {
+    throw std::logic_error("the solve past memory found a layer of " + ring.describe() +
+                           " that Burnside's count does not");
+  }
+
+  // Solve: the pieces' classes in batches.
+  Pass pass(*this, beads);
+  const LayerExpand expand = layer_expander(ring.pits);
+  std::atomic<std::uint64_t> moves{0}, done{0};
+  next = 0;
+  SolveProgress progress;
+  progress.layer = beads;
+  progress.layers = ring.max_beads() + 1;
+  progress.classes = geometry_->classes();
+  progress.threads = threads_;
+  std::uint64_t before = 0;
+  for (int b = 0; b < beads; ++b)
+    before += geometry_->layer_classes()[static_cast<std::size_t>(b)];
+  on_threads(threads_, [&](int thread) {
+    TierBatch batch(index_, expand, layer.values());
+    std::vector<std::vector<Deferred>> deferred(static_cast<std::size_t>(pass.lowest()));
+    std::uint64_t made = 0;
+    for (std::uint64_t p = next++; p < pieces; p = next++) {
+      const std::uint64_t first = piece_lines(p);
+      std::uint64_t rank = first < lines ? layer.line(first)[0] : classes;
+      const std::uint64_t start = rank;
+      for_each_necklace(ring.pits, ring.capacity, beads, board_from(first),
+                        board_from(piece_lines(p + 1)), [&](Packed packed) {
+                          batch.add(packed, rank++);
+                          if (batch.full()) batch.solve(pass, deferred, made);
+                        });
+      batch.solve(pass, deferred, made);
+      done += rank - start;
+      if (thread == 0 && options_.solve.progress) {
+        progress.done = before + done.load();
+        options_.solve.progress(progress);
+      }
+    }
+    for (int below = 0; below < pass.lowest(); ++below) {
+      if (!deferred[static_cast<std::size_t>(below)].empty())
+        pass.defer(below, deferred[static_cast<std::size_t>(below)]);
+    }
+    moves += made;
+  });
+  counts_.moves += moves.load();
+
+  for (int below = 0; below < pass.lowest(); ++below) {
+    std::uint64_t count = 0;
+    std::unique_ptr<LayerFile> file = pass.take_deferred(below, count);
+    if (!file) continue;
+    counts_.deferred += count;
+    ++counts_.deferred_layers;
+    // The moves into `below`, as many at a time as the memory left takes, each time sorted by
+    // the successor's position and answered in one sweep of its files.
+    const LayerFile lines_file(path("lines", below), O_RDONLY);
+    const LayerFile values_file(path("values", below), O_RDONLY);
+    for (std::uint64_t first = 0; first < count; first += deferred_room_) {
+      const std::uint64_t here = std::min(deferred_room_, count - first);
+      std::vector<Deferred> moves_into(here);
+      file->read(moves_into.data(), here * sizeof(Deferred), first * sizeof(Deferred));
+      counts_.bytes_read += here * sizeof(Deferred);
+      ++counts_.sweeps;
+      std::sort(moves_into.begin(), moves_into.end(),
+                [](const Deferred& a, const Deferred& b) { return a.key < b.key; });
+      answer(moves_into, lines_file, values_file, layer.values(), counts_.bytes_read);
+    }
+    file.reset();
+    ::unlink(path("deferred", below).c_str());
+  }
+  if (std::find(layer.values(), layer.values() + classes, kUnknown) != layer.values() + classes) {
+    throw std::logic_error("the solve past memory left a class of " + ring.describe() +
+                           " without a value");
+  }
+  counts_.bytes_written += write_layer(path("lines", beads), path("values", beads),
+                                       {layer.line_words(), layer.lines() * kLineWords},
+                                       {layer.values(), layer.classes()});
+  if (options_.solve.progress) {
+    progress.done = before + classes;
+    options_.solve.progress(progress);
+  }
+}
+
+void TierSolve::write(TableOutput& output) {
+  if (!solved_) throw std::logic_error("TierSolve::write before solve");
+  const Ring ring = geometry_->ring();
+  const RingIndex& ring_index = geometry_->index();
+  const auto layers = static_cast<std::size_t>(ring.max_beads() + 1);
+  for (int beads = 0; beads <= ring.max_beads(); ++beads)
+    ::unlink(path("lines", beads).c_str());
+  output.reserve();
+
+  // The ring's index is cut into chunks of lines, each walked by any thread and appended in
+  // order: first the lines, then (a second walk) the values, each class's from its layer's file.
+  const std::uint64_t all_lines = geometry_->lines();
+  const std::uint64_t chunks = (all_lines + kMergeLines - 1) / kMergeLines;
+  const auto chunk_lines = [&](std::uint64_t chunk) {
+    return std::min(kMergeLines, all_lines - chunk * kMergeLines);
+  };
+  const auto walk = [&](std::uint64_t chunk, auto&& visit) {
+    const std::uint64_t first = chunk * kMergeLines * kLinePositions;
+    const std::uint64_t end = first + chunk_lines(chunk) * kLinePositions;
+    for_each_necklace(ring.pits, ring.capacity, -1, ring_index.board_at(first),
+                      ring_index.board_at(end), visit);
+  };
+  const auto bytes_of = [](const auto& vector, std::size_t count) {
+    return std::span(reinterpret_cast<const unsigned char*>(vector.data()),
+                     count * sizeof(vector[0]));
+  };
+  // The classes of each layer in each chunk, then where each chunk's start in each layer.
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(chunks) * layers, 0);
+
+  std::uint64_t rank = 0;
+  in_order(
+      chunks, threads_, std::vector<std::uint64_t>(kMergeLines * kLineWords),
+      [&](std::uint64_t chunk, std::vector<std::uint64_t>& lines) {
+        std::fill(lines.begin(), lines.end(), 0);
+        const std::uint64_t first = chunk * kMergeLines;
+        std::uint64_t* here = counts.data() + chunk * layers;
+        walk(chunk, [&](Packed packed) {
+          const std::uint64_t position = ring_index.position(packed) - first * kLinePositions;
+          lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
+              std::uint64_t{1} << (position % 64);
+          ++here[beads_of(packed)];
+        });
+      },
+      [&](std::uint64_t chunk, std::vector<std::uint64_t>& lines) {
+        rank = count_lines(lines.data(), chunk_lines(chunk), rank);
+        output.append(bytes_of(lines, chunk_lines(chunk) * kLineWords));
+      });
+
+  std::vector<std::unique_ptr<LayerFile>> files(layers);
+  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+    files[static_cast<std::size_t>(beads)] =
+        std::make_unique<LayerFile>(path("values", beads), O_RDWR);
+    ::unlink(path("values", beads).c_str());  // gone when closed
+  }
+  std::vector<std::uint64_t> starts(counts.size() + layers, 0);
+  for (std::uint64_t chunk = 0; chunk < chunks; ++chunk)
+    for (std::size_t b = 0; b < layers; ++b)
+      starts[(chunk + 1) * layers + b] = starts[chunk * layers + b] + counts[chunk * layers + b];
+  std::atomic<std::uint64_t> read{0};
+  struct Values {
+    std::vector<std::int8_t> out;
+    std::vector<std::vector<std::int8_t>> in;  // each layer's values of the chunk
+  };
+  in_order(
+      chunks, threads_, Values{{}, std::vector<std::vector<std::int8_t>>(layers)},
+      [&](std::uint64_t chunk, Values& values) {
+        std::uint64_t total = 0;
+        std::vector<std::size_t> taken(layers, 0);
+        for (std::size_t b = 0; b < layers; ++b) {
+          const std::uint64_t count = counts[chunk * layers + b];
+          values.in[b].resize(count);
+          files[b]->read(values.in[b].data(), count, starts[chunk * layers + b]);
+          read += count;
+          total += count;
+        }
+        values.out.resize(total);
+        std::size_t at = 0;
+        walk(chunk, [&](Packed packed) {
+          const auto b = static_cast<std::size_t>(beads_of(packed));
+          values.out[at++] = values.in[b][taken[b]++];
+        });
+      },
+      [&](std::uint64_t chunk, Values& values) {
+        output.append(bytes_of(values.out, values.out.size()));
+        // The layers' bytes merged so far go back to the disk as the merge goes.
+        if (chunk % 64 == 63) {
+          for (std::size_t b = 0; b < layers; ++b) {
+            const std::uint64_t done = starts[(chunk + 1) * layers + b] / kChunk * kChunk;
+            if (done > 0) {
+              ::fallocate(files[b]->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+                          static_cast<off_t>(done));
+            }
+          }
+        }
+      });
+  counts_.bytes_read += read.load();
+  files.clear();
+  output.commit(rank);
+}
+
+}  // namespace ioiwari
