@@ -323,6 +323,12 @@ constexpr Exit kBenchExits[] = {
 
 constexpr Option kSolveOptions[] = {
     {opt::out, "FILE", Value::text, "where to write the table", "", 0, 0, {}, true},
+    {opt::memory, "MB", Value::integer,
+     "the most memory the solve may take; a table larger than it is solved past memory, a few "
+     "layers in memory and the rest in files",
+     "this machine's", 1, 1 << 30},
+    {opt::work, "DIR", Value::text,
+     "where a solve past memory keeps its layers' files, in a folder of its own", "FILE's folder"},
 };
 constexpr Exit kSolveExits[] = {
     {code(ExitCode::ok), "the table was written"},
@@ -495,7 +501,9 @@ constexpr Command kCommands[] = {
      "solve a ring and write its table to a file, for --table",
      "Before it solves, it checks FILE and makes a temporary file beside it with room for the "
      "whole table; it solves every rotation class, one layer of bead count at a time on every "
-     "core, then renames the table over FILE. The format is in docs/table-format.md.",
+     "core, then renames the table over FILE. A ring whose table does not fit the memory is "
+     "solved past memory: the layers go to files in DIR, and the table is written from them at "
+     "the end (docs/rings.md). The format is in docs/table-format.md.",
      kSolveOptions,
      Group::ring | Group::quiet,
      Operands::none,
@@ -593,7 +601,7 @@ const Command* find_command(std::string_view name) {
 }
 
 std::span<const Option> solve_options() {
-  return kSolveOptions;
+  return std::span(kSolveOptions).first(1);  // --out: a distributed solve is in memory
 }
 
 std::span<const Exit> solve_exits() {

@@ -1,20 +1,128 @@
 // The commands of table files: `solve` writes one, `verify` checks one.
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <iomanip>
 #include <optional>
 #include <ostream>
 
 #include "ioiwari/cli/commands.hpp"
+#include "ioiwari/cli/environment.hpp"
 #include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/progress.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "ioiwari/core/tier_solver.hpp"
 
 namespace ioiwari::cli {
 
+namespace {
+
+std::string in_quotes(const std::string& path) {
+  return "'" + path + "'";
+}
+
+// The bytes free in the file system of `folder`. Throws TableFileError (unwritable) when it is
+// no folder.
+std::uint64_t free_bytes_in(const std::string& folder) {
+  struct stat status {};
+  struct statvfs space {};
+  if (::stat(folder.c_str(), &status) != 0 || ::statvfs(folder.c_str(), &space) != 0) {
+    throw TableFileError(
+        TableFileError::Kind::unwritable,
+        "cannot solve past memory in " + in_quotes(folder) + ": " + std::strerror(errno));
+  }
+  if (!S_ISDIR(status.st_mode)) {
+    throw TableFileError(
+        TableFileError::Kind::unwritable,
+        "cannot solve past memory in " + in_quotes(folder) + ": it is no directory");
+  }
+  return static_cast<std::uint64_t>(space.f_bavail) * space.f_frsize;
+}
+
+// The folder of the file at `path`.
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Whether two paths lie in one file system.
+bool same_file_system(const std::string& a, const std::string& b) {
+  struct stat first {
+  }, second{};
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
+         first.st_dev == second.st_dev;
+}
+
+// Solves the ring of `setup` past memory (tier_solver.hpp), in at most `memory` bytes, to FILE.
+int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) {
+  const std::shared_ptr<const RingGeometry>& geometry = setup.geometry();
+  TierOptions options;
+  options.memory = memory;
+  TierSolve plan(geometry, options);
+  if (plan.window() < 0) {
+    TierOptions one = options;
+    one.window = 0;
+    throw UsageError(ring_options(setup.ring()) + ": solving this ring needs " +
+                     bytes_text(solve_bytes(*geometry, 1, 0, kSolveBatch)) + " of memory, or " +
+                     bytes_text(TierSolve(geometry, one).memory_bytes()) +
+                     " past memory; it may take " + bytes_text(memory));
+  }
+  TableOutput output(*call.parsed.text(opt::out), *geometry, TableOutput::Room::later);
+  const std::string table_folder = folder_of(output.target());
+  options.folder = call.parsed.given(opt::work) ? *call.parsed.text(opt::work) : table_folder;
+  // Room for the layers' files while the solve runs, and then for the table beside their values.
+  const std::uint64_t layers = plan.disk_bytes(), table = output.bytes();
+  const std::uint64_t free = free_bytes_in(options.folder);
+  const bool shared = same_file_system(options.folder, table_folder);
+  const std::uint64_t needed = shared ? std::max(layers, geometry->values_bytes() + table) : layers;
+  if (free < needed || (!shared && output.free_bytes() < table)) {
+    throw TableFileError(TableFileError::Kind::unwritable,
+                         "cannot solve past memory in " + in_quotes(options.folder) +
+                             ": its layers and the table need " + bytes_text(needed) +
+                             " of disk and it has " + bytes_text(free) + " free");
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  int threads = 0;
+  TierCounts counts;
+  {
+    const SolveLine line(call, "solving past memory", call.parsed.given(opt::quiet));
+    options.solve = line.options();
+    options.window = plan.window();
+    TierSolve tier(geometry, options);
+    tier.solve();
+    tier.write(output);
+    counts = tier.counts();
+    threads = line.threads();
+  }
+  call.out << "solved the ring of " << setup.ring().describe()
+           << " past memory: " << geometry->classes() << " classes in " << std::fixed
+           << std::setprecision(1) << seconds_since(begin) << " s on " << threads
+           << (threads == 1 ? " thread" : " threads") << ", " << counts.window
+           << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
+           << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "
+           << counts.moves << " moves answered from files; wrote " << *call.parsed.text(opt::out)
+           << " (" << bytes_text(output.bytes()) << "), root " << hex(output.root()) << "\n";
+  return written(call, to_int(ExitCode::ok));
+}
+
+}  // namespace
+
 int run_solve(Invocation& call) {
   RingSetup setup(call);
-  setup.check_memory();
+  // The memory the solve may take: --memory, or five sixths of the machine's (the rest for the
+  // system, and for the page cache that a solve past memory writes its layers through).
+  const std::optional<long long> given = call.parsed.number(opt::memory);
+  const std::uint64_t memory =
+      given ? static_cast<std::uint64_t>(*given) << 20 : call.environment.memory_bytes / 6 * 5;
+  if (!Table::built_in(setup.ring()) && memory != 0 &&
+      solve_bytes(*setup.geometry(), 1, 0, kSolveBatch) > memory) {
+    return solve_past_memory(call, setup, memory);
+  }
   // The file is prepared before the solve: a path that cannot take the table is refused now.
   TableOutput output(*call.parsed.text(opt::out), *setup.geometry());
   const auto begin = std::chrono::steady_clock::now();

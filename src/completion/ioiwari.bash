@@ -55,6 +55,10 @@ _ioiwari() {
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
+    --work)
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      return
+      ;;
     --pits)
       mapfile -t COMPREPLY < <(compgen -W "3 4 5 6 7 8 9 10 11 12 13" -- "$cur")
       return
@@ -79,7 +83,7 @@ _ioiwari() {
     analyze) options="--json --help $ring $table" ;;
     starts) options="--classes --json --quiet --help $ring $table" ;;
     bench) options="--runs --negamax --json --quiet --help $ring" ;;
-    solve) options="--out --quiet --help $ring" ;;
+    solve) options="--out --memory --work --quiet --help $ring" ;;
     package) options="--format --out --starts --strategy --seed --quiet --help $ring" ;;
     interact | manage)
       if [[ $cur == -* ]]; then

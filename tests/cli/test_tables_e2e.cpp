@@ -8,8 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -45,6 +47,13 @@ std::vector<std::string> with_ring(std::vector<std::string> args) {
   args.insert(args.begin() + (args.empty() || args.front().starts_with('-') ? 0 : 1),
               kRingArgs.begin(), kRingArgs.end());
   return args;
+}
+
+// Whether two files hold the same bytes.
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::ifstream first(a, std::ios::binary), second(b, std::ios::binary);
+  return std::equal(std::istreambuf_iterator<char>(first), {},
+                    std::istreambuf_iterator<char>(second), {});
 }
 
 const Table& solved() {
@@ -364,6 +373,84 @@ TEST_CASE("solve on a file system without room is refused before it solves anyth
   CHECK(run.err.find(" free\n") != std::string::npos);
   CHECK(run.peak_kb < 40 * 1024);
   CHECK(folder.entries() == 0);  // the tmpfs is gone with its namespace; nothing here
+}
+
+TEST_CASE(
+    "solve past memory writes the solve in memory's file, within its memory, and leaves "
+    "nothing",
+    "[e2e][tables]") {
+  TempFolder folder;
+  fs::create_directory(folder.file("work"));
+  const auto memory = ioiwari_run({"solve", "--pits", "10", "--out", folder.file("memory.table")});
+  REQUIRE(memory.status == 0);
+  // 10 pits takes 12 MB in memory: with 10 MB it is solved past memory, its layers in `work`.
+  const auto past = ioiwari_run({"solve", "--pits", "10", "--memory", "10", "--work",
+                                 folder.file("work"), "--out", folder.file("tiers.table")});
+  INFO(past.err);
+  REQUIRE(past.status == 0);
+  CHECK(past.out.starts_with("solved the ring of 10 pits, capacity 5 past memory: 6047412 "));
+  CHECK(past.out.find(" moves answered from files; wrote ") != std::string::npos);
+  CHECK(same_bytes(folder.file("tiers.table"), folder.file("memory.table")));
+  // Within its 10 MB, over what the program takes for a ring of no size.
+  const auto least = ioiwari_run({"solve", "--pits", "5", "--out", folder.file("five.table")});
+  REQUIRE(least.status == 0);
+  fs::remove(folder.file("five.table"));
+  CHECK(past.peak_kb < least.peak_kb + 10 * 1024);
+  CHECK(fs::is_empty(folder.file("work")));
+  CHECK(folder.entries() == 3);  // the two tables and `work`
+  // Less memory than a layer and its batches: refused, saying how much it needs.
+  const auto small =
+      ioiwari_run({"solve", "--pits", "10", "--memory", "4", "--out", folder.file("small.table")});
+  CHECK(small.status == to_int(ExitCode::usage));
+  CHECK(small.err.starts_with("ioiwari: solve: --pits 10 --capacity 5: solving this ring needs "));
+  CHECK(small.err.find(" past memory; it may take 4.2 MB\n") != std::string::npos);
+  // A work folder that is not there: one line, status 7.
+  const auto nowhere = ioiwari_run({"solve", "--pits", "10", "--memory", "10", "--work",
+                                    folder.file("missing"), "--out", folder.file("nowhere.table")});
+  CHECK(nowhere.status == to_int(ExitCode::bad_table));
+  CHECK(nowhere.err == "ioiwari: solve: cannot solve past memory in '" + folder.file("missing") +
+                           "': No such file or directory\n");
+  CHECK(folder.entries() == 3);
+}
+
+TEST_CASE("a solve past memory ended by a signal leaves neither its layers nor its table",
+          "[e2e][tables][hostile]") {
+  TempFolder folder;
+  fs::create_directory(folder.file("work"));
+  const std::string path = folder.file("twelve.table");
+  // Waits until the layers' folder holds a layer's file: the solve is then under way.
+  const auto layers_appear = [&]() {
+    const auto deadline = Clock::now() + 120s;
+    while (Clock::now() < deadline) {
+      for (const auto& entry : fs::directory_iterator(folder.file("work"))) {
+        if (entry.is_directory() && !fs::is_empty(entry.path())) return true;
+      }
+      std::this_thread::sleep_for(5ms);
+    }
+    return false;
+  };
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    const pid_t solver = ::fork();
+    REQUIRE(solver >= 0);
+    if (solver == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+      const std::string work = folder.file("work");
+      ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "solve", "--pits", "12", "--memory", "100", "--work",
+              work.c_str(), "--out", path.c_str(), nullptr);
+      ::_exit(127);
+    }
+    REQUIRE(layers_appear());
+    ::kill(solver, signal);
+    int status = 0;
+    ::waitpid(solver, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == signal);
+    CHECK(fs::is_empty(folder.file("work")));
+    CHECK(folder.entries() == 1u);  // `work` alone: no table, no temporary file
+  }
 }
 
 TEST_CASE("a symbolic link given to solve leads to the table, and stays a link", "[e2e][tables]") {

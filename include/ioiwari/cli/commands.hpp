@@ -20,7 +20,8 @@ const Command* find_command(std::string_view name);
 // The groups of options several commands share.
 std::span<const OptionGroup> option_groups();
 
-// The options and exit statuses of `ioiwari solve`, which a distributed solve shares.
+// The options and exit statuses of `ioiwari solve` that a distributed solve shares: all but
+// --memory and --work, which are the solve past memory's, on one machine.
 std::span<const Option> solve_options();
 std::span<const Exit> solve_exits();
 

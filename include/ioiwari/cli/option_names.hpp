@@ -42,5 +42,6 @@ inline constexpr std::string_view table = "--table";
 inline constexpr std::string_view trust_table = "--trust-table";
 inline constexpr std::string_view user = "--user";
 inline constexpr std::string_view wall_factor = "--wall-factor";
+inline constexpr std::string_view work = "--work";
 
 }  // namespace ioiwari::cli::opt
