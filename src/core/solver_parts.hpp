@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -22,16 +24,28 @@ namespace ioiwari {
 // lookup_floor.cpp, the memory floor of scripts/compare --rings, reads the same way.)
 inline constexpr std::size_t kAhead = 128;
 
-// Runs work(thread) on `threads` threads, this one thread 0.
+// Runs work(thread) on `threads` threads, this one thread 0; rethrows, once all are done, the
+// first exception any of them threw.
 template <class Work>
 void on_threads(int threads, Work&& work) {
+  std::mutex mutex;
+  std::exception_ptr failed;
+  const auto guarded = [&](int thread) {
+    try {
+      work(thread);
+    } catch (...) {
+      const std::lock_guard lock(mutex);
+      if (!failed) failed = std::current_exception();
+    }
+  };
   std::vector<std::thread> helpers;
   helpers.reserve(static_cast<std::size_t>(threads - 1));
   for (int t = 1; t < threads; ++t)
-    helpers.emplace_back([&work, t] { work(t); });
-  work(0);
+    helpers.emplace_back([&guarded, t] { guarded(t); });
+  guarded(0);
   for (std::thread& helper : helpers)
     helper.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 // The threads a solve with `options` uses: options.threads, or one per core.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <span>
 #include <stdexcept>
@@ -37,15 +38,18 @@ constexpr std::int8_t kUnknown = std::numeric_limits<std::int8_t>::min();
 // so that no two threads mark one word when the layer is indexed.
 constexpr std::uint64_t kPiecesPerThread = 256;
 
-// A move answered after its layer's pass: the successor's key (layer_key()), and the class's rank
-// in its layer with the move's net in the top byte.
+// A move answered after its layer's pass: the successor's key (layer_key()), and the class (its
+// piece of the layer, and its place among the piece's classes) with the move's net in the top
+// byte.
 struct Deferred {
   std::uint64_t key;
   std::uint64_t own_net;
 };
 constexpr int kNetShift = 56;
-constexpr std::uint64_t deferred_own_net(std::uint64_t own, int net) {
-  return own | static_cast<std::uint64_t>(static_cast<std::uint8_t>(net)) << kNetShift;
+constexpr int kPieceShift = 40;  // a piece's classes are fewer than 2^40; its number below 2^16
+constexpr std::uint64_t deferred_own_net(std::uint64_t piece, std::uint64_t local, int net) {
+  return local | piece << kPieceShift |
+         static_cast<std::uint64_t>(static_cast<std::uint8_t>(net)) << kNetShift;
 }
 // The deferred moves a thread keeps before it writes them to their layer's file.
 constexpr std::size_t kDeferredBuffer = 1 << 12;
@@ -200,9 +204,11 @@ std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64
 }
 
 // Answers deferred `moves` into one layer, sorted by position, from its files: each raises its
-// class's value in `values` if it is better. Counts the bytes read into `bytes_read`.
+// class's value in `values` (its rank the first of its piece's, in `first_ranks`, and its place
+// in the piece) if it is better. Counts the bytes read into `bytes_read`.
 void answer(const std::vector<Deferred>& moves, const LayerFile& lines_file,
-            const LayerFile& values_file, std::int8_t* values, std::uint64_t& bytes_read) {
+            const LayerFile& values_file, const std::vector<std::uint64_t>& first_ranks,
+            std::int8_t* values, std::uint64_t& bytes_read) {
   std::atomic<std::uint64_t> read{0};
   {
     ForwardReader line_reader(lines_file, lines_file.size(), read);
@@ -214,7 +220,9 @@ void answer(const std::vector<Deferred>& moves, const LayerFile& lines_file,
                   sizeof line);
       const std::uint64_t rank = line_rank(line, position % kLinePositions);
       const auto value = static_cast<std::int8_t>(*value_reader.at(rank, 1));
-      const std::uint64_t own = move.own_net & ((std::uint64_t{1} << kNetShift) - 1);
+      const std::uint64_t piece = (move.own_net >> kPieceShift) & 0xffff;
+      const std::uint64_t own =
+          first_ranks[piece] + (move.own_net & ((std::uint64_t{1} << kPieceShift) - 1));
       const auto net = static_cast<std::int8_t>(move.own_net >> kNetShift);
       const int mine = net - value;
       if (values[own] == kUnknown || mine > values[own])
@@ -348,10 +356,9 @@ void layer_ranks(const std::uint64_t* const* lines, const std::int8_t* const* va
 // moves into deeper layers deferred.
 class TierBatch {
  public:
-  TierBatch(const LayerIndex& index, LayerExpand expand, std::int8_t* write)
+  TierBatch(const LayerIndex& index, LayerExpand expand)
       : index_(index),
         expand_(expand),
-        write_(write),
         classes_(kSolveBatch),
         moves_(kSolveBatch),
         own_(kSolveBatch),
@@ -361,10 +368,16 @@ class TierBatch {
         values_(keys_.size()) {}
 
   bool full() const { return count_ == classes_.size(); }
-  // Adds the class of rank `rank` in its layer: a batch's ranks follow each other.
-  void add(Packed canonical, std::uint64_t rank) {
-    if (count_ == 0) first_rank_ = rank;
+  // The piece whose classes come next, and where their values go, in the piece's order. The
+  // batch must be empty.
+  void start(std::uint64_t piece, std::vector<std::int8_t>& values) {
+    piece_ = piece;
+    write_ = &values;
+  }
+  // Adds the piece's next class.
+  void add(Packed canonical) {
     classes_[count_++] = canonical;
+    write_->push_back(0);
   }
 
   template <class Pass>
@@ -380,13 +393,14 @@ class TierBatch {
       values_[i] = beads < lowest ? kUnknown : pass.values()[beads][ranks_[i]];
     }
     std::size_t at = 0;
+    const std::uint64_t first = write_->size() - count_;
     for (std::size_t c = 0; c < count_; ++c) {
-      const std::uint64_t own = first_rank_ + c;
+      const std::uint64_t own = first + c;
       int best = moves_[c] == 0 ? 0 : kUnknown;  // 0: no move, the empty board
       for (int m = 0; m < moves_[c]; ++m, ++at) {
         if (values_[at] == kUnknown) {
           auto& into = deferred[static_cast<std::size_t>(key_beads(keys_[at]))];
-          into.push_back({keys_[at], deferred_own_net(own, nets_[at])});
+          into.push_back({keys_[at], deferred_own_net(piece_, own, nets_[at])});
           if (into.size() == kDeferredBuffer) {
             pass.defer(key_beads(keys_[at]), into);
             into.clear();
@@ -395,7 +409,7 @@ class TierBatch {
         }
         best = std::max(best, nets_[at] - values_[at]);
       }
-      write_[own] = static_cast<std::int8_t>(best);
+      (*write_)[own] = static_cast<std::int8_t>(best);
     }
     count_ = 0;
   }
@@ -403,9 +417,9 @@ class TierBatch {
  private:
   const LayerIndex& index_;
   LayerExpand expand_;
-  std::int8_t* write_;
+  std::vector<std::int8_t>* write_ = nullptr;
+  std::uint64_t piece_ = 0;
   std::size_t count_ = 0;
-  std::uint64_t first_rank_ = 0;
   std::vector<Packed> classes_;
   std::vector<std::uint8_t> moves_;
   std::vector<std::uint64_t> own_;
@@ -539,36 +553,20 @@ void TierSolve::solve_layer(int beads) {
   // The pieces: runs of whole lines.
   const std::uint64_t lines = layer.lines();
   const std::uint64_t pieces = std::max<std::uint64_t>(
-      1, std::min(lines, kPiecesPerThread * static_cast<std::uint64_t>(threads_)));
+      1, std::min({lines, kPiecesPerThread * static_cast<std::uint64_t>(threads_),
+                   std::uint64_t{1} << 16}));  // a deferred move names its piece in 16 bits
   const auto piece_lines = [&](std::uint64_t p) { return lines * p / pieces; };
   const auto board_from = [&](std::uint64_t line) {
     const std::uint64_t position = line * kLinePositions;
     return position < positions ? index_.board_at(beads, position) : ~Packed{0};
   };
 
-  // Index: each class's bit at its position.
-  std::atomic<std::uint64_t> next{0};
-  on_threads(threads_, [&](int) {
-    for (std::uint64_t p = next++; p < pieces; p = next++) {
-      for_each_necklace(
-          ring.pits, ring.capacity, beads, board_from(piece_lines(p)),
-          board_from(piece_lines(p + 1)), [&](Packed packed) {
-            const std::uint64_t position = index_.position(packed, beads);
-            layer.line(position / kLinePositions)[2 + position % kLinePositions / 64] |=
-                std::uint64_t{1} << (position % 64);
-          });
-    }
-  });
-  if (count_lines(layer.line(0), lines, 0) != classes) {
-    throw std::logic_error("the solve past memory found a layer of " + ring.describe() +
-                           " that Burnside's count does not");
-  }
-
-  // Solve: the pieces' classes in batches.
+  // One walk of each piece marks its classes' bits and solves them, in batches, into values of
+  // the piece's own; the pieces' values are placed in the layer in order as they are done, and
+  // the first rank of each piece kept for the moves deferred.
   Pass pass(*this, beads);
   const LayerExpand expand = layer_expander(ring.pits);
-  std::atomic<std::uint64_t> moves{0}, done{0};
-  next = 0;
+  std::atomic<std::uint64_t> next{0}, moves{0}, done{0};
   SolveProgress progress;
   progress.layer = beads;
   progress.layers = ring.max_beads() + 1;
@@ -577,21 +575,40 @@ void TierSolve::solve_layer(int beads) {
   std::uint64_t before = 0;
   for (int b = 0; b < beads; ++b)
     before += geometry_->layer_classes()[static_cast<std::size_t>(b)];
+  std::mutex placing;
+  std::map<std::uint64_t, std::vector<std::int8_t>> finished;  // done, not placed yet
+  std::uint64_t placed = 0, rank = 0;
+  std::vector<std::uint64_t> first_ranks(pieces + 1, 0);
+  const auto place = [&](std::uint64_t piece, std::vector<std::int8_t>& values) {
+    const std::lock_guard lock(placing);
+    finished.emplace(piece, std::move(values));
+    for (auto first = finished.begin(); first != finished.end() && first->first == placed;
+         first = finished.begin()) {
+      if (rank + first->second.size() > classes) break;  // more than Burnside's: found below
+      std::copy(first->second.begin(), first->second.end(), layer.values() + rank);
+      first_ranks[placed++] = rank;
+      rank += first->second.size();
+      finished.erase(first);
+    }
+  };
   on_threads(threads_, [&](int thread) {
-    TierBatch batch(index_, expand, layer.values());
+    TierBatch batch(index_, expand);
     std::vector<std::vector<Deferred>> deferred(static_cast<std::size_t>(pass.lowest()));
     std::uint64_t made = 0;
     for (std::uint64_t p = next++; p < pieces; p = next++) {
-      const std::uint64_t first = piece_lines(p);
-      std::uint64_t rank = first < lines ? layer.line(first)[0] : classes;
-      const std::uint64_t start = rank;
-      for_each_necklace(ring.pits, ring.capacity, beads, board_from(first),
-                        board_from(piece_lines(p + 1)), [&](Packed packed) {
-                          batch.add(packed, rank++);
-                          if (batch.full()) batch.solve(pass, deferred, made);
-                        });
+      std::vector<std::int8_t> values;
+      batch.start(p, values);
+      index_.for_each_necklace(
+          beads, board_from(piece_lines(p)), board_from(piece_lines(p + 1)),
+          [&](Packed packed, std::uint64_t position) {
+            layer.line(position / kLinePositions)[2 + position % kLinePositions / 64] |=
+                std::uint64_t{1} << (position % 64);
+            batch.add(packed);
+            if (batch.full()) batch.solve(pass, deferred, made);
+          });
       batch.solve(pass, deferred, made);
-      done += rank - start;
+      done += values.size();
+      place(p, values);
       if (thread == 0 && options_.solve.progress) {
         progress.done = before + done.load();
         options_.solve.progress(progress);
@@ -604,6 +621,10 @@ void TierSolve::solve_layer(int beads) {
     moves += made;
   });
   counts_.moves += moves.load();
+  if (placed != pieces || rank != classes || count_lines(layer.line(0), lines, 0) != classes) {
+    throw std::logic_error("the solve past memory found a layer of " + ring.describe() +
+                           " that Burnside's count does not");
+  }
 
   for (int below = 0; below < pass.lowest(); ++below) {
     std::uint64_t count = 0;
@@ -623,7 +644,7 @@ void TierSolve::solve_layer(int beads) {
       ++counts_.sweeps;
       std::sort(moves_into.begin(), moves_into.end(),
                 [](const Deferred& a, const Deferred& b) { return a.key < b.key; });
-      answer(moves_into, lines_file, values_file, layer.values(), counts_.bytes_read);
+      answer(moves_into, lines_file, values_file, first_ranks, layer.values(), counts_.bytes_read);
     }
     file.reset();
     ::unlink(path("deferred", below).c_str());

@@ -108,3 +108,34 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("layer index: its walk gives every necklace of a layer, in order, with its position",
+          "[ring-solver]") {
+  for (const Ring ring : {Ring{3, 5}, Ring{5, 1}, Ring{6, 5}, Ring{7, 9}, Ring{8, 4}, Ring{9, 3}}) {
+    const LayerIndex index(ring);
+    const LayerCounts classes = classes_by_beads(ring);
+    for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+      INFO(ring.pits << " pits of capacity " << ring.capacity << ", " << beads << " beads");
+      // The walk of the whole layer against the plain walk, necklace by necklace.
+      std::vector<Packed> plain;
+      for_each_necklace(ring.pits, ring.capacity, beads,
+                        [&](Packed packed) { plain.push_back(packed); });
+      REQUIRE(plain.size() == classes[static_cast<std::size_t>(beads)]);
+      std::size_t at = 0;
+      bool agree = true;
+      index.for_each_necklace(beads, 0, ~Packed{0}, [&](Packed packed, std::uint64_t position) {
+        agree = agree && at < plain.size() && packed == plain[at] &&
+                position == index.position(packed, beads);
+        ++at;
+      });
+      REQUIRE(agree);
+      REQUIRE(at == plain.size());
+      // A range of it: the necklaces from the third to the last but two.
+      if (plain.size() < 6) continue;
+      std::vector<Packed> part;
+      index.for_each_necklace(beads, plain[2], plain[plain.size() - 2],
+                              [&](Packed packed, std::uint64_t) { part.push_back(packed); });
+      REQUIRE(part == std::vector<Packed>(plain.begin() + 2, plain.end() - 2));
+    }
+  }
+}

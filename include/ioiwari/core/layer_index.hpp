@@ -14,6 +14,7 @@
 // depends only on the pit, its digit and the beads of the pits below and at it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -37,6 +38,13 @@ class LayerIndex {
   // The board at `position` (below positions(beads)) of the layer of `beads`: position()'s
   // inverse.
   Packed board_at(int beads, std::uint64_t position) const;
+
+  // Calls visit(packed, position) for every necklace of the layer of `beads` whose packed board
+  // lies in [from, to), in code order (for_each_necklace(), ring_index.hpp), with its position:
+  // the walk sets the digits from the top pit down, and adds each pit's table entry as it sets
+  // it, which position() finds from the bottom up. A test holds the two equal.
+  template <class Visit>
+  void for_each_necklace(int beads, Packed from, Packed to, Visit&& visit) const;
 
   // A table for the position of a board with no bead in its top pit, as every move's successor
   // is (a move empties its own pit), two pits an entry: the sum over the pairs of pits
@@ -78,6 +86,46 @@ class LayerIndex {
   std::vector<std::uint64_t> starts_;  // [beads][fewest]: where each block starts, then the end
   std::vector<std::uint64_t> pairs_;   // EmptyTop's entries
 };
+
+template <class Visit>
+void LayerIndex::for_each_necklace(int beads, Packed from, Packed to, Visit&& visit) const {
+  const int pits = ring_.pits, capacity = ring_.capacity;
+  std::array<int, kMaxPits + 1> a{};  // a[1..pits], a[1] the top pit's; a[0] stays 0
+  int fewest = 0;
+  // At depth t, pit pits - t takes digit d; `total` is the beads of the pits above it, `rank`
+  // the entries of those below the top.
+  const auto extend = [&](auto&& self, int t, int period, int total, Packed packed,
+                          std::uint64_t rank) -> void {
+    if (t > pits) {
+      if (pits % period == 0 && total == beads) visit(packed, rank);
+      return;
+    }
+    const int remaining = pits - t;  // pits after this one: this one is pit `remaining`
+    const int shift = 4 * remaining;
+    for (int d = a[t - period]; d <= capacity; ++d) {
+      const Packed prefix = packed | static_cast<Packed>(d) << shift;
+      if (prefix >= to) break;
+      if ((prefix | ((Packed{1} << shift) - 1)) < from) continue;
+      if (total + d > beads) break;
+      if (total + d + remaining * capacity < beads) continue;
+      std::uint64_t here = rank;
+      if (t == 1) {
+        fewest = d;
+        if (beads - pits * d < 0) break;  // every pit holds d at least
+        here = starts_[slot(beads, d)];
+      } else {
+        // The beads at and below this pit, less the fewest count each.
+        const int at_and_below = beads - total - (remaining + 1) * fewest;
+        if (at_and_below < d - fewest || at_and_below >= sums_) continue;  // no board below
+        here += below_[below_slot(fewest, remaining + 1, at_and_below) +
+                       static_cast<std::size_t>(d - fewest)];
+      }
+      a[t] = d;
+      self(self, t + 1, d == a[t - period] ? period : t, total + d, prefix, here);
+    }
+  };
+  extend(extend, 1, 1, 0, 0, 0);
+}
 
 // A board's layer and its position there in one word, as the layered expansion writes each
 // successor's (expansion.hpp): the beads in the top byte, the position below. A layer's
