@@ -326,7 +326,7 @@ constexpr Option kSolveOptions[] = {
     {opt::memory, "MB", Value::integer,
      "the most memory the solve may take; a table larger than it is solved past memory, a few "
      "layers in memory and the rest in files",
-     "this machine's", 1, 1 << 30},
+     "three quarters of this machine's", 1, 1 << 30},
     {opt::work, "DIR", Value::text,
      "where a solve past memory keeps its layers' files, in a folder of its own", "FILE's folder"},
 };

@@ -114,11 +114,11 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
 
 int run_solve(Invocation& call) {
   RingSetup setup(call);
-  // The memory the solve may take: --memory, or five sixths of the machine's (the rest for the
+  // The memory the solve may take: --memory, or three quarters of the machine's (the rest for the
   // system, and for the page cache that a solve past memory writes its layers through).
   const std::optional<long long> given = call.parsed.number(opt::memory);
   const std::uint64_t memory =
-      given ? static_cast<std::uint64_t>(*given) << 20 : call.environment.memory_bytes / 6 * 5;
+      given ? static_cast<std::uint64_t>(*given) << 20 : call.environment.memory_bytes / 4 * 3;
   if (!Table::built_in(setup.ring()) && memory != 0 &&
       solve_bytes(*setup.geometry(), 1, 0, kSolveBatch) > memory) {
     return solve_past_memory(call, setup, memory);
