@@ -179,20 +179,6 @@ void survey(const RingGeometry& geometry, Pieces& pieces, int threads, const Sol
   report_last(options, progress, done.load());
 }
 
-// Writes the counts of `count` marked lines: each line's first rank, from 0 on, and the bits
-// before each of its words. Returns the classes they mark.
-std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count) {
-  std::uint64_t rank = 0;
-  for (std::uint64_t l = 0; l < count; ++l) {
-    std::uint64_t* line = lines + kLineWords * l;
-    line[0] = rank;
-    line[1] = line_counts(line);
-    for (int word = 0; word < 6; ++word)
-      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
-  }
-  return rank;
-}
-
 }  // namespace
 
 Share Share::of(const RingGeometry& geometry, int processes, int me) {
@@ -298,7 +284,7 @@ std::uint64_t LayeredSolve::index(std::span<std::uint64_t> lines) {
                                                                                   << (bit % 64);
   });
   indexed_ = true;
-  return count_lines(lines.data(), lines.size() / kLineWords);
+  return count_lines(lines.data(), lines.size() / kLineWords, 0);
 }
 
 std::optional<Board::Code> LayeredSolve::check_index(std::span<const std::uint64_t> lines) {

@@ -1,6 +1,6 @@
 // What the two solvers of a ring share (ring_solver.cpp in memory, tier_solver.cpp past it): how
-// they run on threads, how far ahead they ask memory for what they will read, and whether the
-// CPU counts bits in one instruction.
+// they run on threads, how far ahead they ask memory for what they will read, how they count their
+// lines, and whether the CPU counts bits in one instruction.
 #pragma once
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -8,7 +8,9 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -52,6 +54,19 @@ void on_threads(int threads, Work&& work) {
 inline int solve_threads(const SolveOptions& options) {
   if (options.threads > 0) return options.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Writes the counts of `count` marked lines: each line's first rank, from `rank` on, and the bits
+// before each of its words (ring_index.hpp). Returns the rank after the last line.
+inline std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t rank) {
+  for (std::uint64_t l = 0; l < count; ++l) {
+    std::uint64_t* line = lines + kLineWords * l;
+    line[0] = rank;
+    line[1] = line_counts(line);
+    for (int word = 0; word < 6; ++word)
+      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return rank;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)

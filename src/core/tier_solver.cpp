@@ -190,19 +190,6 @@ class ForwardReader {
   std::size_t held_ = 0;
 };
 
-// Writes the counts of the lines: each line's first rank and the bits before each of its words
-// (as the ring solver's index). Returns the classes they mark.
-std::uint64_t count_lines(std::uint64_t* lines, std::uint64_t count, std::uint64_t rank) {
-  for (std::uint64_t l = 0; l < count; ++l) {
-    std::uint64_t* line = lines + kLineWords * l;
-    line[0] = rank;
-    line[1] = line_counts(line);
-    for (int word = 0; word < 6; ++word)
-      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
-  }
-  return rank;
-}
-
 // Answers deferred `moves` into one layer, sorted by position, from its files: each raises its
 // class's value in `values` (its rank the first of its piece's, in `first_ranks`, and its place
 // in the piece) if it is better. Counts the bytes read into `bytes_read`.

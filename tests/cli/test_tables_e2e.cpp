@@ -49,6 +49,31 @@ std::vector<std::string> with_ring(std::vector<std::string> args) {
   return args;
 }
 
+// Starts the binary with `args`, its output thrown away; its process id (-1 when it could not).
+pid_t start_quietly(const std::vector<std::string>& args) {
+  std::vector<char*> argv = {const_cast<char*>(IOIWARI_BINARY)};
+  for (const std::string& arg : args)
+    argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    ::execv(IOIWARI_BINARY, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Sends `signal` to the process `pid` and waits for it: whether that signal ended it.
+bool ended_by(pid_t pid, int signal) {
+  ::kill(pid, signal);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFSIGNALED(status) && WTERMSIG(status) == signal;
+}
+
 // Whether two files hold the same bytes.
 bool same_bytes(const std::string& a, const std::string& b) {
   std::ifstream first(a, std::ios::binary), second(b, std::ios::binary);
@@ -431,23 +456,11 @@ TEST_CASE("a solve past memory ended by a signal leaves neither its layers nor i
   };
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << signal);
-    const pid_t solver = ::fork();
-    REQUIRE(solver >= 0);
-    if (solver == 0) {
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, STDOUT_FILENO);
-      ::dup2(null, STDERR_FILENO);
-      const std::string work = folder.file("work");
-      ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "solve", "--pits", "12", "--memory", "100", "--work",
-              work.c_str(), "--out", path.c_str(), nullptr);
-      ::_exit(127);
-    }
+    const pid_t solver = start_quietly(
+        {"solve", "--pits", "12", "--memory", "100", "--work", folder.file("work"), "--out", path});
+    REQUIRE(solver > 0);
     REQUIRE(layers_appear());
-    ::kill(solver, signal);
-    int status = 0;
-    ::waitpid(solver, &status, 0);
-    CHECK(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == signal);
+    CHECK(ended_by(solver, signal));
     CHECK(fs::is_empty(folder.file("work")));
     CHECK(folder.entries() == 1u);  // `work` alone: no table, no temporary file
   }
@@ -483,22 +496,10 @@ TEST_CASE(
   };
   for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGKILL}) {
     INFO("signal " << signal);
-    const pid_t solver = ::fork();
-    REQUIRE(solver >= 0);
-    if (solver == 0) {
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, STDOUT_FILENO);
-      ::dup2(null, STDERR_FILENO);
-      ::execl(IOIWARI_BINARY, IOIWARI_BINARY, "solve", "--pits", "11", "--out", path.c_str(),
-              nullptr);
-      ::_exit(127);
-    }
+    const pid_t solver = start_quietly({"solve", "--pits", "11", "--out", path});
+    REQUIRE(solver > 0);
     REQUIRE(temporary_appears());
-    ::kill(solver, signal);
-    int status = 0;
-    ::waitpid(solver, &status, 0);
-    CHECK(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == signal);
+    CHECK(ended_by(solver, signal));
     CHECK_FALSE(fs::exists(path));
     // SIGKILL cannot be caught: its temporary file stays, for the next solve to remove.
     CHECK(folder.entries() == (signal == SIGKILL ? 1u : 0u));

@@ -46,13 +46,19 @@ TierCounts solve_past_memory(Ring ring, int window, int threads, const TempFolde
 TEST_CASE("tier solver: its table file is the solve in memory's, for every window",
           "[ring-solver][tiers]") {
   TempFolder folder;
-  for (const Ring ring : {Ring{3, 5}, Ring{5, 3}, Ring{6, 5}, Ring{8, 5}, Ring{7, 9}, Ring{9, 4}}) {
+  // Every window on small rings; on the larger ones (7 pits of capacity 9: 1.4 million classes,
+  // whose layers' deferred moves are sorted a few thousand at a time) two of them.
+  for (const Ring ring : {Ring{3, 5}, Ring{5, 3}, Ring{6, 5}, Ring{8, 4}, Ring{7, 9}, Ring{9, 4}}) {
     const auto geometry = RingGeometry::of(ring);
     const std::string memory = folder.file("memory.table");
     save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
     const std::vector<unsigned char> expected = bytes_of(memory);
-    for (const int window : {0, 1, 2, 5, ring.max_beads()}) {
+    const bool small = geometry->classes() < 100'000;
+    const std::vector<int> windows =
+        small ? std::vector<int>{0, 1, 2, 5, ring.max_beads()} : std::vector<int>{0, 3};
+    for (const int window : windows) {
       for (const int threads : {1, 2}) {
+        if (!small && threads == 1) continue;
         INFO(ring.describe() << ", window " << window << ", " << threads << " threads");
         const TierCounts counts = solve_past_memory(ring, window, threads, folder, "tiers.table");
         const std::vector<unsigned char> written = bytes_of(folder.file("tiers.table"));
