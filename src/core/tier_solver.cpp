@@ -254,7 +254,7 @@ class TierSolve::Layer {
 // moves deferred to each deeper layer.
 class TierSolve::Pass {
  public:
-  Pass(TierSolve& solve, int beads) : solve_(solve), beads_(beads) {
+  Pass(TierSolve& solve, int beads) : solve_(solve) {
     lowest_ = std::max(0, beads - solve.window_);
     lines_.assign(static_cast<std::size_t>(beads), nullptr);
     values_.assign(static_cast<std::size_t>(beads), nullptr);
@@ -292,7 +292,6 @@ class TierSolve::Pass {
 
  private:
   TierSolve& solve_;
-  int beads_;
   int lowest_;
   std::vector<const std::uint64_t*> lines_;
   std::vector<const std::int8_t*> values_;
