@@ -61,47 +61,45 @@ bool same_file_system(const std::string& a, const std::string& b) {
 // Solves the ring of `setup` past memory (tier_solver.hpp), in at most `memory` bytes, to FILE.
 int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) {
   const std::shared_ptr<const RingGeometry>& geometry = setup.geometry();
+  // The progress line (which shows nothing before the solve's first report) is gone before the
+  // last line is written.
+  std::optional<SolveLine> line;
+  line.emplace(call, "solving past memory", call.parsed.given(opt::quiet));
   TierOptions options;
+  options.solve = line->options();
   options.memory = memory;
-  TierSolve plan(geometry, options);
-  if (plan.window() < 0) {
-    TierOptions one = options;
-    one.window = 0;
+  TierSolve tier(geometry, options);
+  if (tier.window() < 0) {
     throw UsageError(ring_options(setup.ring()) + ": solving this ring needs " +
                      bytes_text(solve_bytes(*geometry, 1, 0, kSolveBatch)) + " of memory, or " +
-                     bytes_text(TierSolve(geometry, one).memory_bytes()) +
-                     " past memory; it may take " + bytes_text(memory));
+                     bytes_text(tier.least_memory_bytes()) + " past memory; it may take " +
+                     bytes_text(memory));
   }
   TableOutput output(*call.parsed.text(opt::out), *geometry, TableOutput::Room::later);
   const std::string table_folder = folder_of(output.target());
-  options.folder = call.parsed.given(opt::work) ? *call.parsed.text(opt::work) : table_folder;
+  const std::string work =
+      call.parsed.given(opt::work) ? *call.parsed.text(opt::work) : table_folder;
   // Room for the layers' files while the solve runs, and then for the table beside their values.
-  const std::uint64_t layers = plan.disk_bytes(), table = output.bytes();
-  const std::uint64_t free = free_bytes_in(options.folder);
-  const bool shared = same_file_system(options.folder, table_folder);
+  const std::uint64_t layers = tier.disk_bytes(), table = output.bytes();
+  const std::uint64_t free = free_bytes_in(work);
+  const bool shared = same_file_system(work, table_folder);
   const std::uint64_t needed = shared ? std::max(layers, geometry->values_bytes() + table) : layers;
   if (free < needed || (!shared && output.free_bytes() < table)) {
     throw TableFileError(TableFileError::Kind::unwritable,
-                         "cannot solve past memory in " + in_quotes(options.folder) +
+                         "cannot solve past memory in " + in_quotes(work) +
                              ": its layers and the table need " + bytes_text(needed) +
                              " of disk and it has " + bytes_text(free) + " free");
   }
   const auto begin = std::chrono::steady_clock::now();
-  int threads = 0;
-  TierCounts counts;
-  {
-    const SolveLine line(call, "solving past memory", call.parsed.given(opt::quiet));
-    options.solve = line.options();
-    options.window = plan.window();
-    TierSolve tier(geometry, options);
-    tier.solve();
-    tier.write(output);
-    counts = tier.counts();
-    threads = line.threads();
-  }
+  tier.solve(work);
+  tier.write(output);
+  const double seconds = seconds_since(begin);
+  const TierCounts& counts = tier.counts();
+  const int threads = line->threads();
+  line.reset();
   call.out << "solved the ring of " << setup.ring().describe()
            << " past memory: " << geometry->classes() << " classes in " << std::fixed
-           << std::setprecision(1) << seconds_since(begin) << " s on " << threads
+           << std::setprecision(1) << seconds << " s on " << threads
            << (threads == 1 ? " thread" : " threads") << ", " << counts.window
            << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
            << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "

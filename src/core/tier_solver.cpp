@@ -495,6 +495,10 @@ std::uint64_t TierSolve::memory_bytes() const {
   return tier_bytes(index_, geometry_->layer_classes(), std::max(0, window_), threads_);
 }
 
+std::uint64_t TierSolve::least_memory_bytes() const {
+  return tier_bytes(index_, geometry_->layer_classes(), 0, threads_);
+}
+
 std::uint64_t TierSolve::disk_bytes() const {
   const Ring ring = geometry_->ring();
   std::uint64_t bytes = 0;
@@ -503,9 +507,9 @@ std::uint64_t TierSolve::disk_bytes() const {
   return bytes;
 }
 
-void TierSolve::solve() {
+void TierSolve::solve(const std::string& folder) {
   if (window_ < 0) throw std::logic_error("TierSolve::solve without a window");
-  const std::string where = options_.folder.empty() ? std::string(".") : options_.folder;
+  const std::string where = folder.empty() ? std::string(".") : folder;
   std::string pattern = where + "/ioiwari-layers-XXXXXX";
   {
     // A signal waits until the folder is registered for removal: then its handler removes it.

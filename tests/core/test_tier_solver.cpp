@@ -33,10 +33,9 @@ TierCounts solve_past_memory(Ring ring, int window, int threads, const TempFolde
   TierOptions options;
   options.solve.threads = threads;
   options.window = window;
-  options.folder = folder.path().string();
   TableOutput output(folder.file(name), *geometry, TableOutput::Room::later);
   TierSolve solve(geometry, options);
-  solve.solve();
+  solve.solve(folder.path().string());
   solve.write(output);
   return solve.counts();
 }
@@ -110,8 +109,7 @@ TEST_CASE("tier solver: a folder it cannot write is one error, and nothing is le
   const auto geometry = RingGeometry::of(Ring{6, 5});
   TierOptions options;
   options.window = 1;
-  options.folder = folder.file("missing");
   TierSolve solve(geometry, options);
-  CHECK_THROWS_AS(solve.solve(), TableFileError);
+  CHECK_THROWS_AS(solve.solve(folder.file("missing")), TableFileError);
   CHECK(folder.entries() == 0);
 }

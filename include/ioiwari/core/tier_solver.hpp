@@ -65,11 +65,10 @@ struct TierOptions {
   // The solved layers kept in memory below the one being solved, when 0 or more: then `memory`
   // is not asked (tests).
   int window = -1;
-  std::string folder;  // where the layers' files go, in a folder of their own made there
 };
 
-// A solve past memory of one ring. Its files live in a folder of their own, made in
-// options.folder when it starts and removed with it, or by SIGINT, SIGTERM or SIGHUP
+// A solve past memory of one ring. Its files live in a folder of their own, made when it starts
+// and removed with it, or by SIGINT, SIGTERM or SIGHUP
 // (temporary_files.hpp). Throws TableFileError (unwritable) when the
 // folder cannot be made or a file cannot be written or read back.
 class TierSolve {
@@ -82,15 +81,18 @@ class TierSolve {
   // The solved layers it keeps in memory below the one it solves: -1 when options.memory takes
   // not even one layer, and then it cannot solve.
   int window() const { return window_; }
-  // The most memory it takes (tier_bytes()), for a window of 0 or more.
+  // The most memory it takes (tier_bytes()), for a window of 0 or more; the least memory any
+  // window takes (a window of 0).
   std::uint64_t memory_bytes() const;
+  std::uint64_t least_memory_bytes() const;
   // The folder of the layers' files, once the solve has begun.
   const std::string& folder() const { return folder_; }
   // The bytes the layers' files take on disk at most, during the solve and after it.
   std::uint64_t disk_bytes() const;
 
-  // Solves every layer in order, each to its files. Needs a window of 0 or more.
-  void solve();
+  // Solves every layer in order, each to its files, in a folder of their own made in `folder`.
+  // Needs a window of 0 or more.
+  void solve(const std::string& folder);
   // Writes the solved table to `output` (its lines, then its values, then commit()), and
   // removes the layers' files as the merge reads them.
   void write(TableOutput& output);
