@@ -103,8 +103,10 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
            << (threads == 1 ? " thread" : " threads") << ", " << counts.window
            << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
            << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "
-           << counts.moves << " moves answered from files; wrote " << *call.parsed.text(opt::out)
-           << " (" << bytes_text(output.bytes()) << "), root " << hex(output.root()) << "\n";
+           << counts.moves << " moves answered from files (" << bytes_text(counts.bytes_written)
+           << " written to them, " << bytes_text(counts.bytes_read) << " read back); wrote "
+           << *call.parsed.text(opt::out) << " (" << bytes_text(output.bytes()) << "), root "
+           << hex(output.root()) << "\n";
   return written(call, to_int(ExitCode::ok));
 }
 

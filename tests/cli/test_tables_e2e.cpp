@@ -414,7 +414,8 @@ TEST_CASE(
   INFO(past.err);
   REQUIRE(past.status == 0);
   CHECK(past.out.starts_with("solved the ring of 10 pits, capacity 5 past memory: 6047412 "));
-  CHECK(past.out.find(" moves answered from files; wrote ") != std::string::npos);
+  CHECK(past.out.find(" moves answered from files (") != std::string::npos);
+  CHECK(past.out.find(" read back); wrote ") != std::string::npos);
   CHECK(same_bytes(folder.file("tiers.table"), folder.file("memory.table")));
   // Within its 10 MB, over what the program takes for a ring of no size.
   const auto least = ioiwari_run({"solve", "--pits", "5", "--out", folder.file("five.table")});
