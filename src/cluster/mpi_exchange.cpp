@@ -13,7 +13,6 @@ constexpr int kQuestion = 1, kAnswer = 2;
 MpiExchange::MpiExchange(MPI_Comm comm, const RingPart& part) : comm_(comm), part_(part) {
   MPI_Comm_size(comm_, &processes_);
   MPI_Comm_rank(comm_, &me_);
-  reciprocal_ = ~std::uint64_t{0} / static_cast<std::uint64_t>(processes_) + 1;
   most_ = kBatch * static_cast<std::size_t>(part.index().ring().pits);
   const auto processes = static_cast<std::size_t>(processes_);
   for (Round& round : rounds_) {
@@ -62,7 +61,7 @@ void MpiExchange::start(std::span<std::uint64_t> positions) {
   lane_counts_.assign(kLanes * processes, 0);
   round.owner.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t to = owner(positions[i] / kLinePositions);
+    const auto to = static_cast<std::uint32_t>(part_.share.owner(positions[i] / kLinePositions));
     round.owner[i] = to;
     ++lane_counts_[(i % kLanes) * processes + to];
   }

@@ -62,18 +62,6 @@ class MpiExchange final : public Exchange {
  private:
   static constexpr std::size_t kLanes = 4;
   static constexpr std::size_t kDepth = 3;
-  __extension__ using Wide = unsigned __int128;
-  // The process that holds `line`: part_.share.owner(), without a division. Lemire's remainder
-  // by multiplication, (stripe * M mod 2^64) * P / 2^64 with M the ceiling of 2^64 / P, is
-  // stripe mod P for every stripe below 2^32, which every ring of up to 16 pits has (the tests
-  // of ioiwari-mpi on 3 processes hold it to the share's, byte for byte).
-  std::uint32_t owner(std::uint64_t line) const {
-    if (processes_ == 1) return 0;
-    const std::uint64_t low = reciprocal_ * (line >> part_.share.stripe_shift);
-    return static_cast<std::uint32_t>(
-        (static_cast<Wide>(low) * static_cast<unsigned>(processes_)) >> 64);
-  }
-
   // A round's buffers and messages.
   struct Round {
     std::vector<std::uint64_t> outgoing;  // the positions asked, grouped by owner
@@ -92,7 +80,6 @@ class MpiExchange final : public Exchange {
   const RingPart& part_;
   int processes_ = 0, me_ = 0;
   std::size_t most_ = 0;  // the most positions a round asks of one process
-  std::uint64_t reciprocal_ = 0;
   std::vector<std::uint64_t> lane_counts_;
   std::array<Round, kDepth + 1> rounds_;
   std::uint64_t started_ = 0, finished_ = 0;

@@ -376,6 +376,46 @@ class Job {
 
 }  // namespace
 
+TEST_CASE("ring solver: a share finds each line's process and place without a division, exactly",
+          "[ring-solver]") {
+  // owner() and local() multiply by a reciprocal; here they are held to the division they stand
+  // for, for jobs of 1 to 70 processes and stripes of 1 to 4,096 lines, on lines from the first to
+  // past the last of the largest ring (16 pits: fewer than 2^31 lines).
+  Random random(0x5eed);
+  for (int processes = 1; processes <= 70; ++processes) {
+    for (int shift : {0, 5, 12}) {
+      Share share;
+      share.processes = processes;
+      share.stripe_shift = shift;
+      share.reciprocal =
+          processes == 1 ? 0 : ~std::uint64_t{0} / static_cast<std::uint64_t>(processes) + 1;
+      const auto each = static_cast<std::uint64_t>(processes);
+      const auto check = [&](std::uint64_t line) {
+        const std::uint64_t stripe = line >> shift;
+        INFO(processes << " processes, stripes of 2^" << shift << " lines, line " << line);
+        REQUIRE(share.owner(line) == static_cast<int>(stripe % each));
+        REQUIRE(share.local(line) ==
+                ((stripe / each) << shift | (line & ((std::uint64_t{1} << shift) - 1))));
+      };
+      for (std::uint64_t line = 0; line < 5000; ++line)
+        check(line);
+      for (int draw = 0; draw < 5000; ++draw)
+        check(random.next() >> 33);
+      check((std::uint64_t{1} << 31) - 1);
+    }
+  }
+  // Share::of() makes the reciprocal its owner() and local() use.
+  const RingGeometry geometry(Ring{9, 5});
+  for (int processes : {1, 2, 3, 7}) {
+    const Share share = Share::of(geometry, processes, 0);
+    for (std::uint64_t line = 0; line < geometry.lines(); ++line) {
+      const std::uint64_t stripe = line >> share.stripe_shift;
+      REQUIRE(share.owner(line) ==
+              static_cast<int>(stripe % static_cast<std::uint64_t>(processes)));
+    }
+  }
+}
+
 TEST_CASE("ring solver: shares dealt in stripes to three processes make the one table, evenly",
           "[ring-solver]") {
   const Ring ring{9, 5};
