@@ -130,6 +130,55 @@ TEST_CASE("ring index: positions follow code order, and board_at() undoes positi
   CHECK(RingIndex(Ring{12, 5}).positions() == 415'998'681);
 }
 
+TEST_CASE(
+    "ring index: the necklace walk gives every canonical board of a sum and a range, in order",
+    "[ring-solver]") {
+  // Against every code of the ring: its canonical boards, in code order, those of each sum apart;
+  // each walked whole, and between two of its boards (from the one, to the other left out).
+  Random random(0x0ec1ace);
+  for (int pits = kMinPits; pits <= 8; ++pits) {
+    for (int capacity = kMinCapacity; capacity <= (pits <= 6 ? 6 : 3); ++capacity) {
+      const Ring ring{pits, capacity};
+      INFO(ring.describe());
+      std::vector<std::vector<Packed>> by_sum(static_cast<std::size_t>(ring.max_beads() + 1));
+      std::vector<Packed> all;
+      for (Board::Code code = 0; code < ring.code_count(); ++code) {
+        const Packed packed = packed_of(code, ring);
+        if (canonical_packed(packed, pits) != packed) continue;
+        all.push_back(packed);
+        by_sum[static_cast<std::size_t>(beads_of(packed))].push_back(packed);
+      }
+      const auto walk = [&](int sum, Packed from, Packed to) {
+        std::vector<Packed> found;
+        for_each_necklace(pits, capacity, sum, from, to,
+                          [&](Packed packed) { found.push_back(packed); });
+        return found;
+      };
+      const auto between = [](const std::vector<Packed>& boards, Packed from, Packed to) {
+        std::vector<Packed> kept;
+        for (Packed packed : boards) {
+          if (packed >= from && packed < to) kept.push_back(packed);
+        }
+        return kept;
+      };
+      REQUIRE(walk(-1, 0, ~Packed{0}) == all);
+      for (int sum = 0; sum <= ring.max_beads(); ++sum) {
+        const auto& boards = by_sum[static_cast<std::size_t>(sum)];
+        INFO("sum " << sum);
+        REQUIRE(walk(sum, 0, ~Packed{0}) == boards);
+        for (int draw = 0; draw < 8; ++draw) {
+          const Packed from =
+              all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))];
+          const Packed to =
+              all[static_cast<std::size_t>(random.below(static_cast<int>(all.size())))];
+          REQUIRE(walk(sum, from, to) == between(boards, from, to));
+          REQUIRE(walk(-1, from, to) == between(all, from, to));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("ring index: a class's rank counts the canonical codes below it", "[ring-solver]") {
   for (const Ring ring : {Ring{5, 3}, Ring{6, 4}, Ring{7, 2}, Ring{3, 9}}) {
     const auto table = RingTable::solve(RingGeometry::of(ring), {});

@@ -93,30 +93,34 @@ void LayerIndex::for_each_necklace(int beads, Packed from, Packed to, Visit&& vi
   std::array<int, kMaxPits + 1> a{};  // a[1..pits], a[1] the top pit's; a[0] stays 0
   int fewest = 0;
   // At depth t, pit pits - t takes digit d; `total` is the beads of the pits above it, `rank`
-  // the entries of those below the top.
+  // the entries of those below the top. As in ::for_each_necklace() (ring_index.hpp), every digit
+  // holds the fewest count at least, and the last one is what the beads leave (its entry is 0:
+  // no string of one digit adding up to it holds less in its top digit).
   const auto extend = [&](auto&& self, int t, int period, int total, Packed packed,
                           std::uint64_t rank) -> void {
-    if (t > pits) {
-      if (pits % period == 0 && total == beads) visit(packed, rank);
+    const int remaining = pits - t;  // pits after this one: this one is pit `remaining`
+    if (remaining == 0) {
+      const int d = beads - total;
+      if (d < a[t - period] || d > capacity) return;
+      if (pits % (d == a[t - period] ? period : t) != 0) return;
+      const Packed board = packed | static_cast<Packed>(d);
+      if (board >= from && board < to) visit(board, rank);
       return;
     }
-    const int remaining = pits - t;  // pits after this one: this one is pit `remaining`
     const int shift = 4 * remaining;
     for (int d = a[t - period]; d <= capacity; ++d) {
       const Packed prefix = packed | static_cast<Packed>(d) << shift;
       if (prefix >= to) break;
       if ((prefix | ((Packed{1} << shift) - 1)) < from) continue;
-      if (total + d > beads) break;
+      if (total + d + remaining * (t == 1 ? d : fewest) > beads) break;
       if (total + d + remaining * capacity < beads) continue;
       std::uint64_t here = rank;
       if (t == 1) {
         fewest = d;
-        if (beads - pits * d < 0) break;  // every pit holds d at least
         here = starts_[slot(beads, d)];
       } else {
         // The beads at and below this pit, less the fewest count each.
         const int at_and_below = beads - total - (remaining + 1) * fewest;
-        if (at_and_below < d - fewest || at_and_below >= sums_) continue;  // no board below
         here += below_[below_slot(fewest, remaining + 1, at_and_below) +
                        static_cast<std::size_t>(d - fewest)];
       }
