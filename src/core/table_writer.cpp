@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -23,6 +24,10 @@
 namespace ioiwari {
 
 namespace {
+
+// The parts' bytes written at once with direct I/O, and the alignment it wants.
+constexpr std::size_t kStageBytes = std::size_t{4} << 20;
+constexpr std::size_t kDirectAlignment = TableLayout::kPageBytes;
 
 [[noreturn]] void unwritable(const std::string& path, const std::string& why) {
   throw TableFileError(TableFileError::Kind::unwritable,
@@ -131,6 +136,12 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
       temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
       ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
       slot_ = remember_temporary(temporary_);
+      // The parts go with direct I/O where the file system takes it (not tmpfs, say).
+      direct_ = ::openat(directory_, name.c_str(), O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (direct_ >= 0) {
+      stage_.reset(static_cast<unsigned char*>(std::aligned_alloc(kDirectAlignment, kStageBytes)));
+      if (!stage_) unwritable(path, "no memory for the staging buffer");
     }
     // Room for the whole file, taken now: a full file system shows before the solve, not after.
     if (room == Room::now) reserve();
@@ -172,7 +183,13 @@ TableOutput::~TableOutput() {
   discard();
 }
 
+void TableOutput::FreeAligned::operator()(unsigned char* bytes) const {
+  std::free(bytes);
+}
+
 void TableOutput::discard() {
+  if (direct_ >= 0) ::close(direct_);
+  direct_ = -1;
   if (fd_ >= 0) {
     const auto slash = temporary_.rfind('/');
     ::unlinkat(directory_, temporary_.c_str() + (slash == std::string::npos ? 0 : slash + 1), 0);
@@ -185,7 +202,9 @@ void TableOutput::discard() {
   directory_ = -1;
 }
 
-void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> bytes) {
+bool TableOutput::write_through(int fd, std::uint64_t offset,
+                                std::span<const unsigned char> bytes) {
+  const bool first_direct = fd == direct_;
   while (!bytes.empty()) {
     std::size_t chunk = std::min<std::size_t>(bytes.size(), std::size_t{1} << 24);
     if (fail_after_ != 0 && written_ + chunk > fail_after_) {
@@ -195,9 +214,10 @@ void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> 
         unwritable(target_, "the write was interrupted");
       }
     }
-    const ssize_t done = ::pwrite(fd_, bytes.data(), chunk, static_cast<off_t>(offset));
+    const ssize_t done = ::pwrite(fd, bytes.data(), chunk, static_cast<off_t>(offset));
     if (done < 0) {
       if (errno == EINTR) continue;
+      if (errno == EINVAL && first_direct && chunk == bytes.size()) return false;
       const std::string why = std::strerror(errno);
       discard();
       unwritable(target_, why);
@@ -206,6 +226,27 @@ void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> 
     offset += static_cast<std::uint64_t>(done);
     written_ += static_cast<std::uint64_t>(done);
   }
+  return true;
+}
+
+void TableOutput::write_at(std::uint64_t offset, std::span<const unsigned char> bytes) {
+  write_through(fd_, offset, bytes);
+}
+
+void TableOutput::flush_stage() {
+  if (staged_ == 0) return;
+  const std::size_t whole = (staged_ + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
+  std::fill(stage_.get() + staged_, stage_.get() + whole, static_cast<unsigned char>(0));
+  const std::span<const unsigned char> bytes(stage_.get(), whole);
+  if (direct_ < 0 || !write_through(direct_, stage_offset_, bytes)) {
+    // A file system that took O_DIRECT when the file was opened and refuses its writes: the
+    // file's own descriptor writes from here on.
+    if (direct_ >= 0) ::close(direct_);
+    direct_ = -1;
+    write_at(stage_offset_, bytes);
+  }
+  stage_offset_ += whole;
+  staged_ = 0;
 }
 
 void TableOutput::append(std::span<const unsigned char> bytes) {
@@ -216,8 +257,22 @@ void TableOutput::append(std::span<const unsigned char> bytes) {
     const auto take =
         static_cast<std::size_t>(std::min<std::uint64_t>(digest_.room(), bytes.size()));
     if (take == 0) unwritable(target_, "more bytes than the table holds");
-    write_at(at, bytes.first(take));
     digest_.append(bytes.first(take));
+    if (direct_ < 0) {
+      flush_stage();  // what was staged before direct I/O was refused
+      write_at(at, bytes.first(take));
+    } else {
+      // Staged, from the page where a part begins (every part begins a block) to its end.
+      if (staged_ > 0 && at != stage_offset_ + staged_) flush_stage();
+      if (staged_ == 0) stage_offset_ = at;
+      for (std::size_t done = 0; done < take;) {
+        const std::size_t here = std::min(take - done, kStageBytes - staged_);
+        std::copy_n(bytes.data() + done, here, stage_.get() + staged_);
+        staged_ += here;
+        done += here;
+        if (staged_ == kStageBytes) flush_stage();
+      }
+    }
     bytes = bytes.subspan(take);
   }
 }
@@ -230,6 +285,7 @@ void TableOutput::commit(std::uint64_t classes) {
                             geometry_.ring().describe() + " has " +
                             std::to_string(geometry_.layout().classes));
   }
+  flush_stage();
   const Digest root = digest_.root();
   write_at(0, TableHeader::of(geometry_, root).block());
   write_at(geometry_.layout().page_hashes_offset, digest_.page_hashes());

@@ -1,10 +1,13 @@
 // Writing table files: atomically, only to a regular file, never leaving a temporary file behind
 // that a signal could have removed, and never removing a live writer's.
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -71,6 +74,55 @@ TEST_CASE("an interrupted write leaves no file that looks whole, and the old one
   CHECK(fs::file_size(path) == before);
   CHECK(loads(path));
   CHECK(folder.entries() == 1);
+}
+
+TEST_CASE("a file system that refuses direct I/O gets the same file, through the page cache",
+          "[table-file]") {
+  // The parts go with direct I/O where the file system takes it; ramfs does not. A child process
+  // mounts one on a folder of this test's own, in a mount namespace of its own (the mount ends
+  // with it), and writes the table there.
+  TempFolder folder;
+  const std::string on_disk = folder.file("disk.table");
+  save_table(solved(), on_disk);
+  const fs::path ram = folder.path() / "ram";
+  fs::create_directory(ram);
+  enum : int { kSame = 0, kDiffers = 1, kFailed = 2, kNoMount = 3, kTakesDirect = 4 };
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (::unshare(CLONE_NEWNS) != 0 ||
+        ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("ramfs", ram.c_str(), "ramfs", 0, nullptr) != 0) {
+      ::_exit(kNoMount);
+    }
+    const std::string probe = (ram / "probe").string();
+    ::close(::open(probe.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    const int direct = ::open(probe.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (direct >= 0) ::_exit(kTakesDirect);
+    try {
+      const std::string in_ram = (ram / "ram.table").string();
+      save_table(solved(), in_ram);
+      std::ifstream a(on_disk, std::ios::binary), b(in_ram, std::ios::binary);
+      const bool same =
+          std::equal(std::istreambuf_iterator<char>(a), {}, std::istreambuf_iterator<char>(b), {});
+      ::_exit(same ? kSame : kDiffers);
+    } catch (...) {
+      ::_exit(kFailed);
+    }
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == kNoMount) {
+    WARN("cannot mount ramfs in a mount namespace here (it needs root): not tested");
+    return;
+  }
+  if (WEXITSTATUS(status) == kTakesDirect) {
+    WARN("this kernel's ramfs takes direct I/O: the page cache's way is not tested");
+    return;
+  }
+  CHECK(WEXITSTATUS(status) == kSame);
+  CHECK(fs::is_empty(ram));  // the mount went with the child: nothing was left in the folder
 }
 
 TEST_CASE("a table is written only to a regular file, checked before any work",

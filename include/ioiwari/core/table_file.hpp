@@ -117,6 +117,12 @@ class TableOutput {
  private:
   void discard();
   void write_at(std::uint64_t offset, std::span<const unsigned char> bytes);
+  // Writes `bytes` at `offset` through `fd`, all of them, failing after fail_after_ bytes; false
+  // when `fd` is direct_ and the file system refuses direct I/O for it (EINVAL), nothing written.
+  bool write_through(int fd, std::uint64_t offset, std::span<const unsigned char> bytes);
+  // Writes what is staged (padded with zeros to whole pages: the format's reserved zeros) with
+  // direct I/O, and empties the stage.
+  void flush_stage();
   const RingGeometry& geometry_;
   TableDigest digest_;
   Digest root_{};
@@ -124,7 +130,18 @@ class TableOutput {
   std::string target_, temporary_;
   int directory_ = -1;  // the target's folder
   int fd_ = -1;         // the temporary file, locked while it is ours
-  int slot_ = -1;       // its place among the files that a signal removes
+  // The same file opened for direct I/O, for the parts' bytes, or -1 where its file system does
+  // not take direct I/O (then they go through fd_). Through the page cache a virtual machine here
+  // wrote 0.24 GB/s, with direct I/O in pieces of 4 MiB 1.4 GB/s: 14 pits' 8.1 GB took 47 s to
+  // write. The parts' bytes are staged in whole pages for it, aligned as direct I/O wants.
+  int direct_ = -1;
+  struct FreeAligned {
+    void operator()(unsigned char* bytes) const;
+  };
+  std::unique_ptr<unsigned char[], FreeAligned> stage_;
+  std::uint64_t stage_offset_ = 0;  // where the staged bytes go in the file
+  std::size_t staged_ = 0;
+  int slot_ = -1;  // its place among the files that a signal removes
   bool reserved_ = false;
 };
 
