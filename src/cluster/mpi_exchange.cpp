@@ -54,10 +54,11 @@ void MpiExchange::start(std::span<std::uint64_t> positions) {
   const std::size_t count = positions.size();
   const auto processes = static_cast<std::size_t>(processes_);
   round.count = count;
-  // Group the positions by the process that holds them (a counting sort), remembering where each
-  // went, so that its answer can be put back in its place. The positions are taken in kLanes
-  // interleaved lanes, each with counts of its own, so that no count waits for the one before
-  // it to be stored (a chain of stores and loads took a third of the grouping's time).
+  // Group the positions by the process that holds them (a counting sort), so that finish() can
+  // take each answer back by going through the positions again in the same order. The positions
+  // are taken in kLanes interleaved lanes, each with counts of its own, so that no count waits
+  // for the one before it to be stored (a chain of stores and loads took a third of the
+  // grouping's time).
   lane_counts_.assign(kLanes * processes, 0);
   round.owner.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
@@ -75,13 +76,10 @@ void MpiExchange::start(std::span<std::uint64_t> positions) {
     }
     round.counts[p] = static_cast<int>(at) - round.starts[p];
   }
+  round.lane_starts = lane_counts_;
   round.outgoing.resize(count);
-  round.slot.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t place = lane_counts_[(i % kLanes) * processes + round.owner[i]]++;
-    round.outgoing[place] = positions[i];
-    round.slot[i] = static_cast<std::uint32_t>(place);
-  }
+  for (std::size_t i = 0; i < count; ++i)
+    round.outgoing[lane_counts_[(i % kLanes) * processes + round.owner[i]]++] = positions[i];
   round.replies.resize(count);
   // The questions out, and the receives of the others' questions and of the answers to ours.
   for (int p = 0; p < processes_; ++p) {
@@ -124,8 +122,11 @@ void MpiExchange::finish(std::span<std::int8_t> values) {
     MPI_Isend(answers.data(), asked, MPI_INT8_T, from, kAnswer, comm_, &round.sends.back());
   }
   MPI_Waitall(processes_, round.answers_in.data(), MPI_STATUSES_IGNORE);
+  // The answers back in the positions' order: the grouping once more.
+  std::vector<std::uint64_t>& at = round.lane_starts;
+  const auto processes = static_cast<std::size_t>(processes_);
   for (std::size_t i = 0; i < round.count; ++i)
-    values[i] = round.replies[round.slot[i]];
+    values[i] = round.replies[at[(i % kLanes) * processes + round.owner[i]]++];
 }
 
 }  // namespace ioiwari::cluster

@@ -32,11 +32,11 @@ class MpiExchange final : public Exchange {
   // buffers stay in a core's cache.
   static constexpr std::size_t kBatch = 2 * kSolveBatch;
   // The buffers of the two rounds in flight, at most, for `processes` processes: for each
-  // successor of a batch of `ring`, a position out, a reply and its slot and owner (8 + 1 + 4 + 4
-  // bytes), and from every other process as many positions in and answers out (8 + 1).
+  // successor of a batch of `ring`, a position out, a reply and its owner (8 + 1 + 4 bytes), and
+  // from every other process as many positions in and answers out (8 + 1).
   static std::uint64_t buffer_bytes(Ring ring, int processes) {
     const std::uint64_t most = kBatch * static_cast<std::uint64_t>(ring.pits);
-    return (kDepth + 1) * most * (17 + 9 * static_cast<std::uint64_t>(processes));
+    return (kDepth + 1) * most * (13 + 9 * static_cast<std::uint64_t>(processes));
   }
 
   bool concurrent() const override { return false; }
@@ -65,8 +65,10 @@ class MpiExchange final : public Exchange {
   // A round's buffers and messages.
   struct Round {
     std::vector<std::uint64_t> outgoing;  // the positions asked, grouped by owner
-    std::vector<std::uint32_t> slot;      // where each asked position went in `outgoing`
     std::vector<std::uint32_t> owner;     // the process that holds each asked position
+    // Where each lane's positions of each owner begin in `outgoing` (start()): the answers are
+    // taken back in the order the positions were put there.
+    std::vector<std::uint64_t> lane_starts;
     std::vector<int> counts, starts;      // each owner's group in `outgoing`
     std::vector<std::uint64_t> incoming;  // the questions of each process, kMost apart
     std::vector<std::int8_t> answers;     // and their answers
