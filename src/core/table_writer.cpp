@@ -25,8 +25,7 @@ namespace ioiwari {
 
 namespace {
 
-// The parts' bytes written at once with direct I/O, and the alignment it wants.
-constexpr std::size_t kStageBytes = std::size_t{4} << 20;
+// The alignment direct I/O wants.
 constexpr std::size_t kDirectAlignment = TableLayout::kPageBytes;
 
 [[noreturn]] void unwritable(const std::string& path, const std::string& why) {

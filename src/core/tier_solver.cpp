@@ -59,8 +59,18 @@ constexpr std::uint64_t kLeastDeferred = 1 << 12;
 // Bytes a write or a read of a layer's file moves at once.
 constexpr std::size_t kChunk = std::size_t{1} << 20;
 
-// The lines of the ring's index that the merge walks at once (512 KiB of lines).
+// The lines of the ring's index that the merge walks at once: the most (512 KiB of lines), and
+// the fewest, when memory is short.
 constexpr std::uint64_t kMergeLines = 1 << 13;
+constexpr std::uint64_t kLeastMergeLines = 1 << 6;
+
+// The most memory the merge takes when it walks `lines` lines at once: the stage of the table's
+// writer, and for each thread (and the buffer they copy) a chunk's lines and, at most, a value
+// in and a value out for each of its positions.
+std::uint64_t merge_bytes(std::uint64_t lines, int threads) {
+  return TableOutput::kStageBytes + static_cast<std::uint64_t>(std::max(1, threads) + 1) * lines *
+                                        (kLineWords * sizeof(std::uint64_t) + 2 * kLinePositions);
+}
 
 // Runs make(k, buffer) for k = 0 .. count-1 on `threads` threads, each with a buffer of its own
 // (copies of `buffer`), and take(k, buffer) after each, in order of k: a thread whose turn has
@@ -442,7 +452,9 @@ std::uint64_t tier_bytes(const LayerIndex& index, const LayerCounts& classes, in
       static_cast<std::uint64_t>(8 + 1 + 8 + index.ring().pits * (8 + 8 + 1 + 1));
   const std::uint64_t batch = kSolveBatch * per_class + static_cast<std::uint64_t>(top + 1) *
                                                             kDeferredBuffer * sizeof(Deferred);
-  return most + static_cast<std::uint64_t>(std::max(1, threads)) * batch;
+  most += static_cast<std::uint64_t>(std::max(1, threads)) * batch;
+  // The merge that writes the table comes after, with every layer on disk.
+  return std::max(most, merge_bytes(kLeastMergeLines, threads));
 }
 
 int widest_window(const LayerIndex& index, const LayerCounts& classes, std::uint64_t memory,
@@ -474,6 +486,11 @@ TierSolve::TierSolve(std::shared_ptr<const RingGeometry> geometry, TierOptions o
   deferred_room_ = std::max(
       kLeastDeferred,
       options_.memory > window_bytes ? (options_.memory - window_bytes) / sizeof(Deferred) : 0);
+  // The merge walks as many lines at once as the memory the solve may take allows.
+  const std::uint64_t merge_room = std::max(window_bytes, options_.memory);
+  merge_lines_ = kLeastMergeLines;
+  while (merge_lines_ < kMergeLines && merge_bytes(2 * merge_lines_, threads_) <= merge_room)
+    merge_lines_ *= 2;
 }
 
 TierSolve::~TierSolve() {
@@ -664,12 +681,12 @@ void TierSolve::write(TableOutput& output) {
   // The ring's index is cut into chunks of lines, each walked by any thread and appended in
   // order: first the lines, then (a second walk) the values, each class's from its layer's file.
   const std::uint64_t all_lines = geometry_->lines();
-  const std::uint64_t chunks = (all_lines + kMergeLines - 1) / kMergeLines;
+  const std::uint64_t chunks = (all_lines + merge_lines_ - 1) / merge_lines_;
   const auto chunk_lines = [&](std::uint64_t chunk) {
-    return std::min(kMergeLines, all_lines - chunk * kMergeLines);
+    return std::min(merge_lines_, all_lines - chunk * merge_lines_);
   };
   const auto walk = [&](std::uint64_t chunk, auto&& visit) {
-    const std::uint64_t first = chunk * kMergeLines * kLinePositions;
+    const std::uint64_t first = chunk * merge_lines_ * kLinePositions;
     const std::uint64_t end = first + chunk_lines(chunk) * kLinePositions;
     for_each_necklace(ring.pits, ring.capacity, -1, ring_index.board_at(first),
                       ring_index.board_at(end), visit);
@@ -683,10 +700,10 @@ void TierSolve::write(TableOutput& output) {
 
   std::uint64_t rank = 0;
   in_order(
-      chunks, threads_, std::vector<std::uint64_t>(kMergeLines * kLineWords),
+      chunks, threads_, std::vector<std::uint64_t>(merge_lines_ * kLineWords),
       [&](std::uint64_t chunk, std::vector<std::uint64_t>& lines) {
         std::fill(lines.begin(), lines.end(), 0);
-        const std::uint64_t first = chunk * kMergeLines;
+        const std::uint64_t first = chunk * merge_lines_;
         std::uint64_t* here = counts.data() + chunk * layers;
         walk(chunk, [&](Packed packed) {
           const std::uint64_t position = ring_index.position(packed) - first * kLinePositions;

@@ -101,6 +101,11 @@ TEST_CASE("tier solver: the window is the widest the memory takes", "[ring-solve
     all += layer_bytes(index, classes, beads);
   CHECK(last > all);
   CHECK(widest_window(index, classes, 1000, 2) == -1);
+  // However small the ring, the merge that writes its table stages a writer's bytes for direct
+  // I/O: the memory counts them.
+  const Ring tiny{3, 1};
+  const auto small = RingGeometry::of(tiny);
+  CHECK(tier_bytes(LayerIndex(tiny), small->layer_classes(), 0, 2) > TableOutput::kStageBytes);
 }
 
 TEST_CASE("tier solver: a folder it cannot write is one error, and nothing is left",

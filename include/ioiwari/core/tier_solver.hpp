@@ -37,7 +37,8 @@ std::uint64_t layer_bytes(const LayerIndex& index, const LayerCounts& classes, i
 
 // The most memory a solve past memory with `window` solved layers in memory takes: the largest
 // `window` + 1 layers in a row, room to sort deferred moves in (a sixteenth of the largest
-// layer), and the threads' batches.
+// layer), and the threads' batches; or, if more, the least that the merge which writes its table
+// takes.
 std::uint64_t tier_bytes(const LayerIndex& index, const LayerCounts& classes, int window,
                          int threads);
 
@@ -111,6 +112,7 @@ class TierSolve {
   int threads_;
   int window_;
   std::uint64_t deferred_room_ = 0;  // the deferred moves sorted and answered at once
+  std::uint64_t merge_lines_ = 0;    // the lines of the ring's index write() merges at once
   std::string folder_;
   int slot_ = -1;                               // the folder's place among what a signal removes
   std::vector<std::unique_ptr<Layer>> layers_;  // by beads: those in memory, else null
