@@ -186,7 +186,7 @@ Share Share::of(const RingGeometry& geometry, int processes, int me) {
   share.processes = processes;
   share.me = me;
   if (processes == 1) return share;
-  share.reciprocal = ~std::uint64_t{0} / static_cast<std::uint64_t>(processes) + 1;
+  share.reciprocal = reciprocal_for(processes);
   constexpr int kMostShift = 12;  // 4,096 lines
   const std::uint64_t fair = geometry.lines() / (64 * static_cast<std::uint64_t>(processes));
   share.stripe_shift = 0;

@@ -436,8 +436,7 @@ TEST_CASE("ring solver: a share finds each line's process and place without a di
       Share share;
       share.processes = processes;
       share.stripe_shift = shift;
-      share.reciprocal =
-          processes == 1 ? 0 : ~std::uint64_t{0} / static_cast<std::uint64_t>(processes) + 1;
+      share.reciprocal = Share::reciprocal_for(processes);
       const auto each = static_cast<std::uint64_t>(processes);
       const auto check = [&](std::uint64_t line) {
         const std::uint64_t stripe = line >> shift;

@@ -71,6 +71,10 @@ struct Share {
   // for every successor that the processes of a job look up (with a division, two processes took
   // 1.5 times as long as one with two threads on 12 pits).
   std::uint64_t reciprocal = 0;
+  // That reciprocal for a job of `processes` processes.
+  static std::uint64_t reciprocal_for(int processes) {
+    return processes == 1 ? 0 : ~std::uint64_t{0} / static_cast<std::uint64_t>(processes) + 1;
+  }
 
   // The share of process `me` of `processes`, of stripes small enough that each process holds
   // 64 of them or more, and at most 4,096 lines (256 KiB of index) each.
