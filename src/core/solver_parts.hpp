@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -26,8 +27,11 @@ namespace ioiwari {
 // lookup_floor.cpp, the memory floor of scripts/compare --rings, reads the same way.)
 inline constexpr std::size_t kAhead = 128;
 
-// Runs work(thread) on `threads` threads, this one thread 0; rethrows, once all are done, the
-// first exception any of them threw.
+// Runs work(thread) on up to `threads` threads, this one thread 0; rethrows, once all are done,
+// the first exception any of them threw. Every caller's work is shared out by a counter, so the
+// threads that start do all of it: where the system gives no more threads (a sandbox that lets
+// a program run one process, as CMS's box for a task's manager does), it is done on fewer, at
+// the least on this one.
 template <class Work>
 void on_threads(int threads, Work&& work) {
   std::mutex mutex;
@@ -42,8 +46,13 @@ void on_threads(int threads, Work&& work) {
   };
   std::vector<std::thread> helpers;
   helpers.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t)
-    helpers.emplace_back([&guarded, t] { guarded(t); });
+  for (int t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back([&guarded, t] { guarded(t); });
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the threads made take the rest
+    }
+  }
   guarded(0);
   for (std::thread& helper : helpers)
     helper.join();

@@ -1,10 +1,15 @@
 // The ring solver's parts: the index (positions and lines), the second copies of the rules that
 // speed needs (canonical boards and sowing on packed digits, each held to its first statement
 // here), and the layered solve with its exchange and its pieces.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cstring>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -288,6 +293,46 @@ TEST_CASE("ring solver: a solve cut into many pieces on many threads is byte for
   CHECK(pieces.size() == geometry.lines());  // fewer lines than 5 threads' pieces: one each
   CHECK(pieces.first_line(0) == 0);
   CHECK(pieces.end_line(pieces.size() - 1) == geometry.lines());
+}
+
+TEST_CASE("ring solver: where the system gives no thread, the solve is the same on one",
+          "[ring-solver]") {
+  // CMS runs a task's manager in a box that lets it run one process (isolate's --processes=1,
+  // a limit on the processes of the box's user): every thread the solve asks for is refused.
+  // The child becomes such a process: a user of no other process (root is not limited), and
+  // at most one process for that user.
+  const Ring ring{8, 5};
+  SolveOptions one;
+  one.threads = 1;
+  const auto alone = RingTable::solve(RingGeometry::of(ring), one);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+    const rlimit one_process{1, 1};
+    if (::setrlimit(RLIMIT_NPROC, &one_process) != 0) ::_exit(3);
+    try {
+      std::thread([] {}).join();
+      ::_exit(4);  // a thread was made: this is no test of a box without them
+    } catch (const std::system_error&) {
+    }
+    try {
+      SolveOptions four;
+      four.threads = 4;
+      const auto solved = RingTable::solve(RingGeometry::of(ring), four);
+      const bool same =
+          std::equal(alone->lines().begin(), alone->lines().end(), solved->lines().begin()) &&
+          std::equal(alone->values().begin(), alone->values().end(), solved->values().begin());
+      ::_exit(same ? 0 : 5);
+    } catch (...) {
+      ::_exit(6);  // the solve failed: the child never returns to the test runner
+    }
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  // 3: no box could be made; 4: threads ran; 5: another table; 6: the solve failed
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 namespace {
