@@ -349,9 +349,9 @@ constexpr Exit kVerifyExits[] = {
 // ---- The judge systems' programs. -------------------------------------------------------------
 
 constexpr Exit kInteractExits[] = {
-    {static_cast<int>(PackageExit::accepted), "accepted: player 1 won or tied"},
+    {static_cast<int>(PackageExit::accepted), "accepted: player 1 won"},
     {static_cast<int>(PackageExit::wrong_answer),
-     "wrong answer: player 1 lost or broke the protocol"},
+     "wrong answer: player 1 tied, lost or broke the protocol"},
     {code(ExitCode::failure),
      "judge error: a bad game or answer file, or a feedback folder it cannot write"},
     kUsageExit,
@@ -530,8 +530,8 @@ constexpr Command kCommands[] = {
      "Run as Kattis and DOMjudge run a validator: the submission's output on standard input, "
      "its input on standard output. It reads the game file INPUT (docs/judging.md), checks the "
      "start's value against ANSWER, plays player 2 as opponent does, and writes "
-     "judgemessage.txt, teammessage.txt and score.txt (4 for a win, 2 for a tie) in "
-     "FEEDBACK_DIR.",
+     "judgemessage.txt and teammessage.txt in FEEDBACK_DIR. The problem is pass-fail: only a "
+     "won game is accepted.",
      {},
      static_cast<unsigned>(Group::table),
      Operands::words,

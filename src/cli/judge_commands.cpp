@@ -168,14 +168,14 @@ int run_interact(Invocation& call) {
                        std::to_string(table.value(game.start)) + ", not " + std::to_string(value));
   }
   const SystemGame judged = judge_system_game(call.in, call.out, table, game);
-  std::string score = judged.accepted() ? std::to_string(judged.points) + "\n" : "";
+  // No score.txt: the problem is pass-fail, and problemtools judges a score file of a problem
+  // without custom scoring a judge error (docs/judging.md).
   if (!write_file(feedback + "judgemessage.txt", judged.judge_message) ||
-      !write_file(feedback + "teammessage.txt", judged.team_message) ||
-      (judged.accepted() && !write_file(feedback + "score.txt", score))) {
+      !write_file(feedback + "teammessage.txt", judged.team_message)) {
     call.complain("cannot write the feedback files in " + textio::quoted(feedback));
     return to_int(ExitCode::failure);
   }
-  return static_cast<int>(judged.accepted() ? PackageExit::accepted : PackageExit::wrong_answer);
+  return static_cast<int>(judged.won() ? PackageExit::accepted : PackageExit::wrong_answer);
 }
 
 int run_manage(Invocation& call) {
@@ -219,7 +219,7 @@ int run_manage(Invocation& call) {
   // The outcome on standard output, the contestant's message on standard error: one line each.
   std::ostringstream outcome;
   outcome.precision(2);
-  outcome << std::fixed << static_cast<double>(judged.points) / kPointsForWin << '\n';
+  outcome << std::fixed << judged.outcome() << '\n';
   call.out << outcome.str();
   call.err << judged.team_message;
   return written(call, to_int(ExitCode::ok));

@@ -29,24 +29,29 @@ SystemGame judge(const std::vector<int>& counts, const std::string& player1,
 
 }  // namespace
 
-TEST_CASE("a won game is accepted with 4 points, a tie with 2, a loss is not", "[judge]") {
+TEST_CASE("a won game is accepted with 4 points, a tie has 2 and is not accepted, a loss none",
+          "[judge]") {
   // 0 0 0 0 0 1 1: pit 6 captures pit 7, and the game is over at once.
   std::string written;
   const SystemGame won = judge({0, 0, 0, 0, 0, 1, 1}, "6\n", &written);
   CHECK(written == "0 0 0 0 0 1 1\n");
-  CHECK(won.accepted());
+  CHECK(won.won());
   CHECK(won.points == 4);
+  CHECK(won.outcome() == 1.0);
   CHECK(won.team_message == "player 1 wins 2 to 0\n");
   CHECK(won.judge_message.find("# player 1 wins 2 to 0\n") != std::string::npos);
   // 1 0 0 1 0 0 0: each side gives its bead away, whatever is played: a tie.
   const SystemGame tied = judge({1, 0, 0, 1, 0, 0, 0}, "1\n", &written);
   CHECK(written == "1 0 0 1 0 0 0\n4\n");
-  CHECK(tied.accepted());
+  CHECK_FALSE(tied.won());  // the problem package is pass-fail: every start there can be won
   CHECK(tied.points == 2);
+  CHECK(tied.outcome() == 0.5);  // CMS's outcome keeps the IOI's half
+  CHECK(tied.team_message == "player 1 ties 1 to 1\n");
   // 0 0 0 0 0 0 1: the one bead is given away.
   const SystemGame lost = judge({0, 0, 0, 0, 0, 0, 1}, "7\n");
-  CHECK_FALSE(lost.accepted());
+  CHECK_FALSE(lost.won());
   CHECK(lost.points == 0);
+  CHECK(lost.outcome() == 0.0);
   CHECK(lost.team_message == "player 1 loses 0 to 1\n");
 }
 
@@ -65,13 +70,13 @@ TEST_CASE("a player that breaks the protocol is rejected with what it did", "[ju
        }) {
     INFO("sent " << textio::quoted(c.sent));
     const SystemGame judged = judge(start, c.sent);
-    CHECK_FALSE(judged.accepted());
+    CHECK_FALSE(judged.won());
     CHECK(judged.result.exit == OpponentExit::player1_broke_protocol);
     CHECK(judged.team_message.starts_with("player 1 broke the protocol: "));
     CHECK(judged.team_message.find(c.says) != std::string::npos);
   }
   // White space after the last move is no output.
-  CHECK(judge(start, "6\n \n\t\n").accepted());
+  CHECK(judge(start, "6\n \n\t\n").won());
 }
 
 TEST_CASE("a player that stops reading is rejected, and the judge goes on", "[judge]") {
@@ -80,6 +85,6 @@ TEST_CASE("a player that stops reading is rejected, and the judge goes on", "[ju
   std::ostringstream out;
   out.setstate(std::ios::badbit);
   const SystemGame judged = judge_system_game(in, out, table(), game_from({4, 3, 2, 4, 2, 3, 2}));
-  CHECK_FALSE(judged.accepted());
+  CHECK_FALSE(judged.won());
   CHECK(judged.team_message.find("stopped reading") != std::string::npos);
 }

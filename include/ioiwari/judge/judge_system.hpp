@@ -7,6 +7,7 @@
 
 #include "ioiwari/input/game_file.hpp"
 #include "ioiwari/judge/opponent.hpp"
+#include "ioiwari/judge/referee.hpp"
 
 namespace ioiwari {
 
@@ -20,7 +21,11 @@ enum class PackageExit : int {
 struct SystemGame {
   OpponentResult result;
   int points = 0;  // 4 for a win, 2 for a tie, 0 otherwise (referee.hpp's points())
-  bool accepted() const { return points > 0; }
+  // The problem package's verdict: the task is pass-fail there, and every test's start can be
+  // won, so a game is accepted only when it is won (docs/judging.md).
+  bool won() const { return points == kPointsForWin; }
+  // CMS's outcome of the test: the share of its points, 1 for a win and 0.5 for a tie.
+  double outcome() const { return static_cast<double>(points) / kPointsForWin; }
   // What the judge reads: the game with both banks after every move, and the result.
   std::string judge_message;
   // What the contestant reads: the result, one line.
