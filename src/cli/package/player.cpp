@@ -1,18 +1,24 @@
 // Player 1 of Ioiwari, as a contestant writes it: one file, the standard library only. With
 // kGreedy false it plays perfectly (a memoized negamax over the boards reachable from the
-// start); with kGreedy true it takes the move that nets the most at once, and loses games.
+// start); with kGreedy true it takes the move that nets the most at once, and loses games. With
+// kCrashAtEnd true it plays perfectly and then aborts once the board is empty, its last move
+// written: a run-time error that every judge system judges as one, where a program that dies
+// in the middle of a game is judged wrong by the systems whose interactor ends first
+// (docs/judging.md).
 //
 // The move rule is written again here so that the file stands alone; ioiwari's own is
 // include/ioiwari/core/sowing.hpp, and the package's tests hold this copy to it by playing it
 // against ioiwari on every start.
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <vector>
 
 constexpr int kPits = 7;
 constexpr int kCapacity = 5;
 constexpr bool kGreedy = false;
+constexpr bool kCrashAtEnd = false;
 
 using Pits = std::array<int, kPits>;
 
@@ -123,5 +129,6 @@ int main() {
     pits = sow(pits, pit).after;
     ours = !ours;
   }
+  if (kCrashAtEnd) std::abort();
   return 0;
 }
