@@ -4,15 +4,16 @@
 #   check_package.sh IOIWARI HARNESS PITS STARTS STRATEGIES
 #
 # writes the package of the ring of PITS pits (capacity 5) with --starts STARTS and --strategy
-# STRATEGIES in both formats,
-# runs every example submission of each through its judge system's harness (judge_harness: the
-# problem package format's interactive validation, and CMS's Communication task, with the
-# user's FIFOs opened in either order), and checks the interactor's own refusals: a test file
-# or an answer file that is wrong is a judge error (status 1), never a verdict.
+# STRATEGIES in both formats, runs every example submission of each through judge_harness,
+# which judges as DOMjudge, problemtools and CMS were found to judge (its comment names each
+# rule's source), and checks the interactor's own refusals: a test file or an answer file that
+# is wrong is a judge error (status 1), never a verdict.
 set -euo pipefail
 ioiwari=$1 harness=$2 pits=$3 starts=$4 strategies=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The harness runs a system's programs as users of their own when it is root: they enter here.
+chmod 755 "$work"
 fail() {
   echo "check_package: $*" >&2
   exit 1
@@ -27,6 +28,18 @@ for format in icpc cms; do
 done
 [ -f "$work/icpc/problem_statement/problem.en.tex" ] || fail "no statement in the icpc package"
 head -c 8 "$work/cms/statement/statement.pdf" | grep -q '^%PDF-1.4' || fail "no PDF statement"
+# Each statement states its system's scoring: on the problem package format every game, the
+# sample's too, must be won; on CMS each of n_input games is worth 100 / n_input points.
+games=$(find "$work/icpc/data" -name '*.in' | wc -l)
+grep -q "Your program plays $games games, the example among them" \
+  "$work/icpc/problem_statement/problem.en.tex" || fail "the icpc statement does not count $games games"
+grep -q "It is accepted when it wins every one of them" "$work/icpc/problem_statement/problem.en.tex" ||
+  fail "the icpc statement does not say that every game must be won"
+grep -q "wins every one of them" "$work/icpc/problem_statement/problem.pdf" ||
+  fail "DOMjudge's PDF statement does not say that every game must be won"
+inputs=$(sed -n 's/^n_input: //p' "$work/cms/task.yaml")
+grep -q "worth 100/$inputs points" "$work/cms/statement/statement.pdf" ||
+  fail "the CMS statement does not give each of its $inputs games 100/$inputs points"
 [ -f "$work/icpc/data/sample/001.interaction" ] || fail "no sample interaction"
 # Each sample interaction is the dialogue of the accepted player: its '>' lines are its moves.
 grep -qv '^[<>][0-9 ]*$' "$work/icpc/data/sample/001.interaction" &&
@@ -36,10 +49,8 @@ grep -qv '^[<>][0-9 ]*$' "$work/icpc/data/sample/001.interaction" &&
   fail "icpc: $(cat "$work/icpc.verdicts")"
 "$harness" cms "$work/cms" "$work/run-$pits" --time-limit 3 >"$work/cms.verdicts" ||
   fail "cms: $(cat "$work/cms.verdicts")"
-"$harness" cms "$work/cms" "$work/run-$pits" --time-limit 3 --open-output-first \
-  >"$work/cms-reversed.verdicts" || fail "cms, output opened first: $(cat "$work/cms-reversed.verdicts")"
 cat "$work/icpc.verdicts" "$work/cms.verdicts"
-for verdicts in icpc cms cms-reversed; do
+for verdicts in icpc cms; do
   [ "$(wc -l <"$work/$verdicts.verdicts")" -eq 5 ] || fail "$verdicts: not 5 submissions judged"
 done
 
