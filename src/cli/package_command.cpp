@@ -110,7 +110,7 @@ std::string with_pits(std::string_view source, Ring ring) {
 }
 
 // The player of package/player.cpp for `ring`, with one of its switches set.
-enum class Player { perfect, greedy, crash_at_end };
+enum class Player { perfect, greedy, crash_at_end, stall_at_end };
 std::string player_source(Ring ring, Player player) {
   std::string text =
       replaced(with_pits(package_sources::kPlayer, ring), "constexpr int kCapacity = 5;",
@@ -120,6 +120,9 @@ std::string player_source(Ring ring, Player player) {
   if (player == Player::crash_at_end)
     text =
         replaced(text, "constexpr bool kCrashAtEnd = false;", "constexpr bool kCrashAtEnd = true;");
+  if (player == Player::stall_at_end)
+    text =
+        replaced(text, "constexpr bool kStallAtEnd = false;", "constexpr bool kStallAtEnd = true;");
   return text;
 }
 
@@ -129,7 +132,7 @@ void write_submissions(const fs::path& folder, Ring ring) {
   write(folder / "accepted" / "perfect.cpp", player_source(ring, Player::perfect));
   write(folder / "wrong_answer" / "greedy.cpp", player_source(ring, Player::greedy));
   write(folder / "wrong_answer" / "bad_move.cpp", with_pits(package_sources::kBadMove, ring));
-  write(folder / "time_limit_exceeded" / "stall.cpp", with_pits(package_sources::kStall, ring));
+  write(folder / "time_limit_exceeded" / "stall.cpp", player_source(ring, Player::stall_at_end));
   write(folder / "run_time_error" / "crash.cpp", player_source(ring, Player::crash_at_end));
 }
 

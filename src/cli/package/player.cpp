@@ -1,24 +1,29 @@
 // Player 1 of Ioiwari, as a contestant writes it: one file, the standard library only. With
 // kGreedy false it plays perfectly (a memoized negamax over the boards reachable from the
-// start); with kGreedy true it takes the move that nets the most at once, and loses games. With
-// kCrashAtEnd true it plays perfectly and then aborts once the board is empty, its last move
-// written: a run-time error that every judge system judges as one, where a program that dies
-// in the middle of a game is judged wrong by the systems whose interactor ends first
-// (docs/judging.md).
+// start); with kGreedy true it takes the move that nets the most at once, and loses games.
+// With kCrashAtEnd true it plays perfectly and then aborts once the board is empty, its last
+// move written; with kStallAtEnd true it plays perfectly and then never exits. Each fails after
+// a won game, where the interactor has nothing against it, so that the judge system's own
+// verdict (run-time error, time limit) is the only one: a program that dies or hangs in the
+// middle of a game may be judged a wrong answer by the systems, whose interactor reads the end
+// of its output and may end first (docs/judging.md).
 //
 // The move rule is written again here so that the file stands alone; ioiwari's own is
 // include/ioiwari/core/sowing.hpp, and the package's tests hold this copy to it by playing it
 // against ioiwari on every start.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 #include <vector>
 
 constexpr int kPits = 7;
 constexpr int kCapacity = 5;
 constexpr bool kGreedy = false;
 constexpr bool kCrashAtEnd = false;
+constexpr bool kStallAtEnd = false;
 
 using Pits = std::array<int, kPits>;
 
@@ -130,5 +135,7 @@ int main() {
     ours = !ours;
   }
   if (kCrashAtEnd) std::abort();
+  while (kStallAtEnd)
+    std::this_thread::sleep_for(std::chrono::hours(1));  // no CPU: the wall clock's limit
   return 0;
 }
