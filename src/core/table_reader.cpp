@@ -1,5 +1,7 @@
 // Reading table files: load_table() for the commands that look boards up, verify_table() for
-// `ioiwari verify`. Nothing is read in place: every byte used is a copy, checked first.
+// `ioiwari verify`. Nothing is read in place: every byte used is a copy, checked first; and the
+// memory a file asks for is checked before any is taken, so that no file can make a reader fail
+// but with a TableFileError.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,8 +15,8 @@
 
 #include "block_cache.hpp"
 #include "file_kind.hpp"
-#include "ioiwari/core/large_array.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "ioiwari/core/tier_solver.hpp"
 
 namespace ioiwari {
 
@@ -42,9 +44,10 @@ class TableFile final : public TableStorage {
   using Kind = TableFileError::Kind;
 
   // Opens `path` and checks everything but the blocks: see load_table(). `expected` is the
-  // command's ring (none for verify), `trust` whether a ring with no known root is accepted.
+  // command's ring (none for verify), `trust` whether a ring with no known root is accepted,
+  // `memory` the most memory the process may take (0: not known).
   TableFile(std::string path, std::shared_ptr<const RingGeometry> expected, const RootBook& roots,
-            bool trust);
+            bool trust, std::uint64_t memory);
   ~TableFile() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -55,7 +58,7 @@ class TableFile final : public TableStorage {
   const std::shared_ptr<const RingGeometry>& geometry() const { return geometry_; }
   const TableLayout& layout() const { return geometry_->layout(); }
   const Digest& root() const { return root_; }
-  bool root_known() const { return root_known_; }
+  RootBook::Source source() const { return source_; }
   std::uint64_t size() const { return static_cast<std::uint64_t>(status_.st_size); }
 
   // Look-ups read through a cache of up to `bytes` of checked blocks.
@@ -98,28 +101,34 @@ class TableFile final : public TableStorage {
     throw TableFileError(Kind::damaged, name_ + " is damaged: " + what);
   }
 
-  // The hash of block `block`, from a page of block hashes checked against its top hash.
+  // The hash of block `block`, from a page of block hashes checked against its top hash. The
+  // pages are read as they are first needed, each into memory of its own: a file's hashes take
+  // memory as its look-ups reach them, not all at once.
   const unsigned char* block_hash_at(std::uint64_t block) const {
     const std::uint64_t page = block / TableLayout::kHashesPerPage;
-    unsigned char* const first = block_hashes_.get() + kPage * page;
-    if (!hash_pages_checked_[page].load(std::memory_order_acquire)) {
+    const unsigned char* checked = hash_pages_[page].load(std::memory_order_acquire);
+    if (checked == nullptr) {
       const std::lock_guard lock(hash_pages_lock_);
-      if (!hash_pages_checked_[page].load(std::memory_order_relaxed)) {
-        // No reader looks at these bytes before the page is marked checked.
+      checked = hash_pages_[page].load(std::memory_order_relaxed);
+      if (checked == nullptr) {
         const std::uint64_t bytes = std::min(kPage, kHash * layout().blocks - kPage * page);
         const std::uint64_t offset = layout().block_hashes_offset + kPage * page;
-        read_at(offset, {first, static_cast<std::size_t>(bytes)});
-        const Digest digest = sha256({first, static_cast<std::size_t>(bytes)});
+        auto copy = std::make_unique<unsigned char[]>(static_cast<std::size_t>(bytes));
+        read_at(offset, {copy.get(), static_cast<std::size_t>(bytes)});
+        const Digest digest = sha256({copy.get(), static_cast<std::size_t>(bytes)});
         if (std::memcmp(digest.data(), top_hashes_.data() + kHash * page, kHash) != 0) {
           changed_since_open("its block hashes no longer match their top hash");
           refuse(Kind::checksum, " is damaged: its block hashes at bytes " +
                                      std::to_string(offset) + " to " +
                                      std::to_string(offset + bytes - 1) + " fail their hash");
         }
-        hash_pages_checked_[page].store(true, std::memory_order_release);
+        // No reader sees the page before it is checked.
+        checked = copy.get();
+        hash_page_copies_.push_back(std::move(copy));
+        hash_pages_[page].store(checked, std::memory_order_release);
       }
     }
-    return block_hashes_.get() + kHash * block;
+    return checked + kHash * (block % TableLayout::kHashesPerPage);
   }
 
   // Reads the page hashes of block `block` into `into` (kGroupBytes) and checks them against
@@ -185,31 +194,32 @@ class TableFile final : public TableStorage {
       offset += static_cast<std::uint64_t>(got);
     }
   }
-  void open(std::shared_ptr<const RingGeometry> expected, const RootBook& roots, bool trust);
+  void open(std::shared_ptr<const RingGeometry> expected, const RootBook& roots, bool trust,
+            std::uint64_t memory);
 
   std::string path_, name_;
   int fd_ = -1;
   struct stat status_ {};
   std::shared_ptr<const RingGeometry> geometry_;  // the ring's, once its header is checked
   std::vector<unsigned char> top_hashes_;         // a copy, checked against the root
-  // A copy of the block hashes, a page of them read and checked against its top hash when a
-  // look-up first needs one of them.
-  std::unique_ptr<unsigned char[]> block_hashes_;
-  std::unique_ptr<std::atomic<bool>[]> hash_pages_checked_;
+  // The pages of block hashes read so far, each a copy checked against its top hash when a
+  // look-up first needed one of them; null for a page not read yet.
+  std::unique_ptr<std::atomic<const unsigned char*>[]> hash_pages_;
+  mutable std::vector<std::unique_ptr<unsigned char[]>> hash_page_copies_;
   mutable std::mutex hash_pages_lock_;
   Digest root_{};
-  bool root_known_ = false;
+  RootBook::Source source_ = RootBook::Source::none;
   std::unique_ptr<BlockCache> cache_;
 };
 
 TableFile::TableFile(std::string path, std::shared_ptr<const RingGeometry> expected,
-                     const RootBook& roots, bool trust)
+                     const RootBook& roots, bool trust, std::uint64_t memory)
     : path_(std::move(path)), name_("table " + quoted_path(path_)) {
-  open(std::move(expected), roots, trust);
+  open(std::move(expected), roots, trust, memory);
 }
 
 void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBook& roots,
-                     bool trust) {
+                     bool trust, std::uint64_t memory) {
   // A table is a regular file: anything else is refused before it is opened, so that a FIFO
   // with no writer cannot make the command wait, and a device is never read.
   struct stat named {};
@@ -284,7 +294,16 @@ void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBoo
     refuse(Kind::not_a_table,
            " has " + std::to_string(size - layout().file_bytes) + " bytes after its table");
   }
-  // The top hashes now; the pages of block hashes as look-ups need them (block_hash_at()).
+  // What reading it takes before any look-up: the top hashes, and a place for each page of
+  // block hashes (block_hash_at()), which a file of any size may ask for: checked against the
+  // process's memory before it is taken.
+  const std::uint64_t fixed = (kHash + 2 * sizeof(void*)) * layout().hash_pages;
+  if (memory != 0 && fixed > memory / 2) {
+    refuse(Kind::too_large, " is a table of " + std::to_string(size) +
+                                " bytes, whose hashes alone " + "would take " +
+                                std::to_string(fixed) + " bytes of memory; this process may take " +
+                                std::to_string(memory));
+  }
   top_hashes_.resize(static_cast<std::size_t>(kHash * layout().hash_pages));
   read_at(layout().top_hashes_offset, top_hashes_);
   root_ = table_root(top_hashes_);
@@ -292,59 +311,125 @@ void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBoo
     changed_since_open("its top hashes changed");
     refuse(Kind::checksum, " is damaged: its top hashes fail the root in its header");
   }
-  block_hashes_.reset(new unsigned char[static_cast<std::size_t>(kHash * layout().blocks)]);
-  hash_pages_checked_ =
-      std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(layout().hash_pages));
-  const std::optional<Digest> known = roots.root(ring);
-  root_known_ = known.has_value();
-  if (known && *known != root_) {
+  hash_pages_ = std::make_unique<std::atomic<const unsigned char*>[]>(
+      static_cast<std::size_t>(layout().hash_pages));
+  const std::optional<RootBook::TrueRoot> known = roots.find(ring);
+  if (known) source_ = known->source;
+  if (known && known->root != root_) {
     refuse(Kind::wrong_root, " is not the true table of " + ring.describe() + ": its root is " +
-                                 hex(root_) + ", the ring's is " + hex(*known));
+                                 hex(root_) + ", the ring's is " + hex(known->root) +
+                                 (known->source == RootBook::Source::recorded
+                                      ? " (recorded in " + quoted_path(roots.list()) + ")"
+                                      : ""));
   }
   if (!known && !trust) {
-    refuse(Kind::unknown_root, " is a table of " + ring.describe() +
-                                   ", whose true root this ioiwari does not know; check it with "
-                                   "'ioiwari verify', then give --trust-table to use it");
+    refuse(Kind::unknown_root,
+           " is a table of " + ring.describe() +
+               ", whose true root is not known; 'ioiwari verify' checks it and records its root, "
+               "or --trust-table uses it unchecked");
   }
 }
 
-// The whole of a table file in memory, each block checked as it was read: what verify reads.
-struct WholeTable {
-  WholeTable(std::size_t words, std::size_t classes) : lines(words), values(classes) {}
-  LargeArray<std::uint64_t> lines;
-  LargeArray<std::int8_t> values;
+// The bytes of a table in file order, block by block: a file, or a table solved in memory.
+class TableBytes {
+ public:
+  virtual ~TableBytes() = default;
+  // The hash of hashed block `block`.
+  virtual Digest block_hash(std::uint64_t block) const = 0;
+  // Block `block`, whole (kBlock bytes).
+  virtual void block(std::uint64_t block, unsigned char* into) const = 0;
 };
 
-}  // namespace
+class FileBytes final : public TableBytes {
+ public:
+  explicit FileBytes(const TableFile& file) : file_(file) {}
+  Digest block_hash(std::uint64_t block) const override {
+    Digest digest;
+    std::memcpy(digest.data(), file_.block_hash_at(block), kHash);
+    return digest;
+  }
+  void block(std::uint64_t block, unsigned char* into) const override {
+    file_.read_block(block, into);
+  }
 
-std::shared_ptr<const RingTable> load_table(const std::string& path,
-                                            std::shared_ptr<const RingGeometry> geometry,
-                                            const TableReading& reading) {
-  auto file = std::make_shared<TableFile>(path, std::move(geometry), reading.roots,
-                                          reading.trust_unknown_root);
-  file->cache(reading.cache_bytes);
-  auto shape = file->geometry();
-  return RingTable::over(std::move(shape), std::move(file));
+ private:
+  const TableFile& file_;
+};
+
+class SolvedBytes final : public TableBytes {
+ public:
+  SolvedBytes(const RingTable& table, const TableDigest& digest)
+      : table_(table), digest_(digest), layout_(table.geometry().layout()) {}
+  Digest block_hash(std::uint64_t block) const override {
+    Digest digest;
+    std::memcpy(digest.data(), digest_.block_hashes().data() + kHash * block, kHash);
+    return digest;
+  }
+  void block(std::uint64_t block, unsigned char* into) const override {
+    std::memset(into, 0, static_cast<std::size_t>(kBlock));
+    const std::uint64_t begin = TableLayout::block_offset(block);
+    const auto copy = [&](std::uint64_t offset, std::span<const unsigned char> part) {
+      const std::uint64_t from = std::max(begin, offset);
+      const std::uint64_t to = std::min(begin + kBlock, offset + part.size());
+      if (from < to)
+        std::memcpy(into + (from - begin), part.data() + (from - offset),
+                    static_cast<std::size_t>(to - from));
+    };
+    copy(layout_.lines_offset,
+         std::span(reinterpret_cast<const unsigned char*>(table_.lines().data()),
+                   table_.lines().size_bytes()));
+    copy(layout_.values_offset,
+         std::span(reinterpret_cast<const unsigned char*>(table_.values().data()),
+                   table_.values().size_bytes()));
+  }
+
+ private:
+  const RingTable& table_;
+  const TableDigest& digest_;
+  const TableLayout& layout_;
+};
+
+// Where the file's bytes first differ from the true table's, in words: the class and its two
+// values, or the line of the index. `file` and `truth` have different roots.
+std::string first_difference(const TableFile& file, const TableBytes& truth) {
+  const TableLayout& layout = file.layout();
+  const FileBytes bytes(file);
+  std::vector<unsigned char> ours(static_cast<std::size_t>(kBlock)),
+      theirs(static_cast<std::size_t>(kBlock));
+  for (std::uint64_t b = 0; b < layout.blocks; ++b) {
+    if (bytes.block_hash(b) == truth.block_hash(b)) continue;
+    bytes.block(b, ours.data());
+    truth.block(b, theirs.data());
+    const auto at = std::mismatch(ours.begin(), ours.end(), theirs.begin());
+    if (at.first == ours.end()) continue;  // its hashes differ where its bytes do not
+    const std::uint64_t offset =
+        TableLayout::block_offset(b) + static_cast<std::uint64_t>(at.first - ours.begin());
+    if (offset >= layout.values_offset && offset < layout.values_offset + layout.values_bytes) {
+      const std::uint64_t rank = offset - layout.values_offset;
+      return "the class of rank " + std::to_string(rank) + " has the value " +
+             std::to_string(static_cast<std::int8_t>(*at.first)) + " in it and " +
+             std::to_string(static_cast<std::int8_t>(*at.second)) + " in the solved table";
+    }
+    if (offset >= layout.lines_offset && offset < layout.lines_offset + layout.lines_bytes) {
+      return "its index line " + std::to_string((offset - layout.lines_offset) / 64) +
+             " differs from the solved table's";
+    }
+    return "byte " + std::to_string(offset) + " differs from the solved table's";
+  }
+  return "its hashes differ from the solved table's";
 }
 
-TableCheck verify_table(const std::string& path, const SolveOptions& options,
-                        const RootBook& roots) {
-  const auto file = std::make_shared<TableFile>(path, nullptr, roots, true);
-  const TableLayout& layout = file->layout();
-  auto whole = std::make_shared<WholeTable>(static_cast<std::size_t>(layout.lines_bytes / 8),
-                                            static_cast<std::size_t>(layout.values_bytes));
-  // Every block against its hash, in order, into the parts; the bytes between and after them
-  // must be zero.
+// Reads every block of `file` against its hashes, in order, through one block's memory; the
+// bytes between and after the parts must be zero.
+void check_blocks(const TableFile& file) {
+  const TableLayout& layout = file.layout();
   std::vector<unsigned char> block(static_cast<std::size_t>(kBlock));
-  auto* const lines = reinterpret_cast<unsigned char*>(whole->lines.data());
-  auto* const values = reinterpret_cast<unsigned char*>(whole->values.data());
   const struct Part {
     std::uint64_t offset, bytes;
-    unsigned char* into;
-  } parts[] = {{layout.lines_offset, layout.lines_bytes, lines},
-               {layout.values_offset, layout.values_bytes, values}};
+  } parts[] = {{layout.lines_offset, layout.lines_bytes},
+               {layout.values_offset, layout.values_bytes}};
   for (std::uint64_t b = 0; b < layout.blocks; ++b) {
-    file->read_block(b, block.data());
+    file.read_block(b, block.data());
     const std::uint64_t begin = TableLayout::block_offset(b), end = begin + kBlock;
     std::uint64_t at = begin;
     for (const Part& part : parts) {
@@ -353,21 +438,96 @@ TableCheck verify_table(const std::string& path, const SolveOptions& options,
       if (from >= to) continue;
       if (!all_zero(std::span(block).subspan(static_cast<std::size_t>(at - begin),
                                              static_cast<std::size_t>(from - at)))) {
-        file->damaged("the padding before byte " + std::to_string(from) + " is not zero");
+        file.damaged("the padding before byte " + std::to_string(from) + " is not zero");
       }
-      std::memcpy(part.into + (from - part.offset), block.data() + (from - begin),
-                  static_cast<std::size_t>(to - from));
       at = to;
     }
     if (!all_zero(std::span(block).subspan(static_cast<std::size_t>(at - begin)))) {
-      file->damaged("the padding after byte " + std::to_string(at) + " is not zero");
+      file.damaged("the padding after byte " + std::to_string(at) + " is not zero");
     }
   }
-  const auto table = RingTable::in_memory(file->geometry(), whole->lines.span(),
-                                          whole->values.span(), whole, file);
-  table->verify(options);
-  return {file->ring(),  layout.classes, file->size(),
-          layout.blocks, file->root(),   file->root_known()};
+}
+
+[[noreturn]] void out_of_memory(const std::string& path) {
+  throw TableFileError(
+      TableFileError::Kind::too_large,
+      "table " + quoted_path(path) + " cannot be read in the memory this process may take");
+}
+
+}  // namespace
+
+std::shared_ptr<const RingTable> load_table(const std::string& path,
+                                            std::shared_ptr<const RingGeometry> geometry,
+                                            const TableReading& reading) {
+  try {
+    auto file = std::make_shared<TableFile>(path, std::move(geometry), reading.roots,
+                                            reading.trust_unknown_root, reading.memory);
+    file->cache(reading.cache_bytes);
+    auto shape = file->geometry();
+    return RingTable::over(std::move(shape), std::move(file));
+  } catch (const std::bad_alloc&) {
+    out_of_memory(path);
+  }
+}
+
+TableCheck verify_table(const std::string& path, const VerifyOptions& options) {
+  try {
+    const TableFile file(path, nullptr, options.roots, true, options.memory);
+    const TableLayout& layout = file.layout();
+    check_blocks(file);
+    TableCheck check{file.ring(), layout.classes, file.size(), layout.blocks,
+                     file.root(), file.source(),  false};
+    if (check.source != RootBook::Source::none) return check;
+    // No true root is known: the ring is solved and the two tables compared.
+    const std::shared_ptr<const RingGeometry>& geometry = file.geometry();
+    const auto not_true = [&](const std::string& where) {
+      throw TableFileError(TableFileError::Kind::wrong_root,
+                           "table " + quoted_path(path) + " is not the true table of " +
+                               check.ring.describe() + ": " + where);
+    };
+    if (options.memory == 0 || solve_bytes(*geometry, 1, 0, kSolveBatch) <= options.memory) {
+      const auto solved = RingTable::solve(geometry, options.solve);
+      TableDigest digest(layout);
+      digest.append({reinterpret_cast<const unsigned char*>(solved->lines().data()),
+                     solved->lines().size_bytes()});
+      digest.append({reinterpret_cast<const unsigned char*>(solved->values().data()),
+                     solved->values().size_bytes()});
+      if (digest.root() != file.root())
+        not_true(first_difference(file, SolvedBytes(*solved, digest)));
+      return check;
+    }
+    // Past memory: the solve writes the true table to a file in the work folder, which is
+    // compared and removed.
+    TierOptions tier_options;
+    tier_options.solve = options.solve;
+    tier_options.memory = options.memory;
+    TierSolve tier(geometry, tier_options);
+    if (tier.window() < 0) {
+      throw TableFileError(TableFileError::Kind::too_large,
+                           "table " + quoted_path(path) + ": solving " + check.ring.describe() +
+                               " to check it needs more memory than the " +
+                               std::to_string(options.memory) + " bytes it may take");
+    }
+    const std::string truth_path =
+        options.work + "/ioiwari-verify-" + std::to_string(::getpid()) + ".table";
+    TableOutput output(truth_path, *geometry, TableOutput::Room::later);
+    tier.solve(options.work);
+    tier.write(output);
+    check.solved_past_memory = true;
+    if (output.root() != file.root()) {
+      std::string where;
+      {
+        const TableFile truth(truth_path, geometry, RootBook::none(), true, options.memory);
+        where = first_difference(file, FileBytes(truth));
+      }
+      ::unlink(truth_path.c_str());
+      not_true(where);
+    }
+    ::unlink(truth_path.c_str());
+    return check;
+  } catch (const std::bad_alloc&) {
+    out_of_memory(path);
+  }
 }
 
 }  // namespace ioiwari

@@ -293,8 +293,9 @@ TEST_CASE(
     CHECK(known_root(Ring{pits, 5}));
   CHECK(known_roots() >= expected + 2);
   CHECK_FALSE(known_root(Ring{16, 7}));
-  CHECK(RootBook::built_in().root(Ring{8, 4}) == known_root(Ring{8, 4}));
-  CHECK_FALSE(RootBook::none().root(Ring{8, 4}));
+  CHECK(RootBook::built_in().find(Ring{8, 4})->root == *known_root(Ring{8, 4}));
+  CHECK(RootBook::built_in().find(Ring{8, 4})->source == RootBook::Source::built_in);
+  CHECK_FALSE(RootBook::none().find(Ring{8, 4}));
 }
 
 TEST_CASE("a table's digest takes its parts in pieces of any size, and no byte past them",

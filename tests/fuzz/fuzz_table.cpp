@@ -142,7 +142,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     // Whatever it is told of roots, verify passes only the true table, byte for byte.
-    verify_table(sound.path, {}, RootBook::none());
+    VerifyOptions options;
+    options.roots = RootBook::none();
+    verify_table(sound.path, options);
     FUZZ_CHECK(same);
   } catch (const TableFileError&) {
   }

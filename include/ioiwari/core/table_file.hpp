@@ -2,12 +2,13 @@
 // `ioiwari-mpi solve` on many machines) and read by every command given `--table FILE`.
 //
 // A file may have been copied, downloaded, cut short, damaged or crafted, and it may change while
-// a command reads it. Whatever its bytes, no command prints a value or plays a move the file's
-// ring does not have:
+// a command reads it. For a ring whose true root is known, built in or recorded by the user
+// (root_book.hpp), no file makes a command print a value or play a move the ring does not have,
+// whatever its bytes; for any other ring, a file is used only when the command is told to trust
+// it (TableReading), and its values are then the file's:
 // - A file is authenticated (table_format.hpp): every block has a SHA-256 hash, and the list
-//   of hashes hashes to a root. A table of a ring whose true root ioiwari knows is used only
-//   when its root is that root; a table of any other ring only when the command is told to
-//   trust it (TableReading), and `verify` is the way to know it can be.
+//   of hashes hashes to a root. A table of a ring whose true root is known is used only when its
+//   root is that root. `verify` solves a ring whose root is not known and compares.
 // - Nothing is read from the file in place. The blocks a look-up needs are copied into memory
 //   the reader owns, each copy checked against its hash before any byte of it is used, and the
 //   hashes themselves were copied and checked against the root when the file was opened. So a
@@ -25,6 +26,7 @@
 
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/root_book.hpp"
 #include "ioiwari/core/sha256.hpp"
 #include "ioiwari/core/table_format.hpp"
 
@@ -44,6 +46,7 @@ class TableFileError : public TableError {
     wrong_root,    // not the true table of its ring: its root is not the ring's
     unknown_root,  // a ring whose true root is not known, and the command was not told to trust it
     changed,       // the file changed while a command was using it
+    too_large,     // reading it needs more memory than the process may take
     unwritable,    // cannot be written: a path that is no regular file, a missing directory,
                    // no room, or a failed write (TableOutput)
   };
@@ -56,14 +59,17 @@ class TableFileError : public TableError {
 
 // How a command reads a table file.
 struct TableReading {
-  // The true roots of the rings (RootBook::built_in() but in tests).
+  // The true roots of the rings: built in, and those the user recorded.
   RootBook roots = RootBook::built_in();
-  // Whether a table of a ring whose true root ioiwari does not know may be used (the user
-  // said so). A ring whose root is known is never read from a file with another root.
+  // Whether a table of a ring whose true root is not known may be used (the user said so). A
+  // ring whose root is known is never read from a file with another root.
   bool trust_unknown_root = false;
   // The most memory the checked copies of the file's blocks may take; the least is a few
   // blocks. Blocks beyond it are read and checked again when they are needed again.
   std::uint64_t cache_bytes = 0;
+  // The most memory the process may take (0: not known). A file whose hashes alone would take
+  // more than half of it is refused (too_large) before anything is reserved for it.
+  std::uint64_t memory = 0;
 };
 
 // A table file being written. Making one checks the path and prepares the file before any work
@@ -154,12 +160,23 @@ Digest save_table(const RingTable& table, const std::string& path, std::uint64_t
 
 // Opens the table at `path` after checking that it is a regular file, its header, its size, its
 // list of block hashes against its root, its root against the ring's true root (or `reading`'s
-// trust, for a ring with none known) and its ring against `ring`. Throws TableFileError. The
-// blocks are read and checked as look-ups need them; a block that fails then throws
-// TableFileError too.
+// trust, for a ring with none known) and its ring against `ring`. Throws TableFileError, and
+// too_large where the memory runs out. The blocks are read and checked as look-ups need them; a
+// block that fails then throws TableFileError too.
 std::shared_ptr<const RingTable> load_table(const std::string& path,
                                             std::shared_ptr<const RingGeometry> geometry,
                                             const TableReading& reading);
+
+// How verify_table() checks a file.
+struct VerifyOptions {
+  RootBook roots = RootBook::built_in();
+  // For a ring whose true root is not known, which is solved to check the file: the solve's
+  // options, the most memory it may take (past which it solves past memory; 0: no limit), and
+  // the folder where a solve past memory keeps its layers and its table.
+  SolveOptions solve;
+  std::uint64_t memory = 0;
+  std::string work = ".";
+};
 
 // What verify_table() found in a sound file.
 struct TableCheck {
@@ -168,15 +185,18 @@ struct TableCheck {
   std::uint64_t bytes = 0;   // the file's size
   std::uint64_t blocks = 0;  // blocks checked against their hashes
   Digest root{};
-  bool root_known = false;  // whether the ring's true root is known (and so is this root)
+  // Where the ring's true root came from: built in or recorded (the file's root is it), or none,
+  // when the ring was solved and its table found to be the file's, byte for byte.
+  RootBook::Source source = RootBook::Source::none;
+  bool solved_past_memory = false;
 };
 
-// Checks a whole table file, whatever its ring, reading it into memory: every field of the
-// header and every byte of its padding, every block against its hash, the hashes against the
-// root, the root against the ring's true root where it is known, and then the table as
-// RingTable::verify() checks it, which only the ring's true solution passes. Throws
-// TableFileError on the first fault.
-TableCheck verify_table(const std::string& path, const SolveOptions& options,
-                        const RootBook& roots);
+// Checks a whole table file, whatever its ring, reading it once through a block's memory:
+// every field of the header and every byte of its padding, every block against its hashes, the
+// hashes against the root, and the root against the ring's true root where it is known. Where
+// it is not, solves the ring (in memory, or past it beyond options.memory) and compares the two
+// tables, naming where the file first differs. Throws TableFileError on the first fault: a
+// file that is not the true table of its ring is wrong_root.
+TableCheck verify_table(const std::string& path, const VerifyOptions& options);
 
 }  // namespace ioiwari

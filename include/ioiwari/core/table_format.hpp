@@ -9,8 +9,9 @@
 // hashes. The hash of the list of block hashes is the table's root. A reader checks a page it
 // reads against its page hash, the page hashes of its block against the block's hash, and the
 // block hashes against the root: a few KiB hashed for each block a look-up needs.
-// ioiwari knows the true root of the rings it can solve on one machine (known_root()): a file
-// of one of them is the ring's true table exactly when its root is that root.
+// ioiwari has the true roots of many rings built in (known_root()), and a user may record more
+// (root_book.hpp): a file of such a ring is the ring's true table exactly when its root is that
+// root.
 #pragma once
 
 #include <cstddef>
@@ -105,28 +106,14 @@ Digest table_root(std::span<const unsigned char> top_hashes);
 // The hash of a block: of its pages' hashes (kGroupBytes).
 Digest block_hash(std::span<const unsigned char> page_hashes);
 
-// The true root of `ring`'s table file, where ioiwari knows it: the rings it can solve on one
-// machine (known_roots.cpp, made by scripts/known-roots). Files are in the byte order of the
-// machine that wrote them; these are the roots of little-endian files, and a big-endian machine
-// knows none.
+// The true root of `ring`'s table file, where ioiwari has it built in: the rings listed in
+// known_roots.inc (made by scripts/known-roots: every ring of up to 1.2 billion classes, and
+// larger ones solved here past memory). Files are in the byte order of the machine that wrote
+// them; these are the roots of little-endian files, and a big-endian machine knows none. The
+// roots a user recorded are root_book.hpp's.
 std::optional<Digest> known_root(Ring ring);
 
 // How many rings have a known root (for the tests and the documents).
 std::size_t known_roots();
-
-// The true roots a reader holds table files to: ioiwari's own (known_root()), or none, as for
-// a ring solved only by ioiwari-mpi (what the tests of such rings use).
-class RootBook {
- public:
-  static RootBook built_in() { return RootBook(true); }
-  static RootBook none() { return RootBook(false); }
-  std::optional<Digest> root(Ring ring) const {
-    return built_in_ ? known_root(ring) : std::nullopt;
-  }
-
- private:
-  explicit RootBook(bool built_in) : built_in_(built_in) {}
-  bool built_in_;
-};
 
 }  // namespace ioiwari
