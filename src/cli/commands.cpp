@@ -338,12 +338,22 @@ constexpr Exit kSolveExits[] = {
      "FILE cannot take the table (no regular file, no directory, no room) or the write failed"},
 };
 
+constexpr Option kVerifyOptions[] = {
+    {opt::memory, "MB", Value::integer,
+     "the most memory a solve may take, for a ring whose true root is not known; a table larger "
+     "than it is solved past memory",
+     "three quarters of this machine's", 1, 1 << 30},
+    {opt::work, "DIR", Value::text,
+     "where a solve past memory keeps its layers' files and its table, in a folder of its own",
+     "TMPDIR, or /tmp"},
+};
 constexpr Exit kVerifyExits[] = {
-    {code(ExitCode::ok), "the table is sound"},
+    {code(ExitCode::ok), "the table is the true table of its ring"},
     kUsageExit,
     kOutputExit,
     {code(ExitCode::bad_table),
-     "the file is not a table, is truncated, damaged, or changed while it was checked"},
+     "the file is not a table, is truncated, damaged, changed while it was checked, or not the "
+     "true table of its ring; or its root could not be recorded"},
 };
 
 // ---- The judge systems' programs. -------------------------------------------------------------
@@ -512,13 +522,15 @@ constexpr Command kCommands[] = {
      kSolveExits,
      run_solve},
     {"verify",
-     "check a whole table file, every block and every part",
-     "A command given --table checks the parts of a table file as it reads them; verify checks "
-     "all of them: every page and block against its hashes, every index line's counts against its "
-     "bits, "
-     "the index against the ring's classes, and every class's value against its moves' (about "
-     "as long as a solve). The ring is the one the file names.",
-     {},
+     "check that a table file is the true table of its ring, and record its root",
+     "A command given --table checks the parts of a table file as it reads them; verify reads "
+     "all of them once: every page and block against its hashes, the hashes against the root, "
+     "the padding. Where the ring's true root is known (built in, or recorded by an earlier "
+     "verify), the file's root must be it. Where it is not, verify solves the ring (about as long "
+     "as solve) and compares the two tables; a file found true has its root recorded in the "
+     "user's list ($XDG_DATA_HOME/ioiwari/roots), and every command then uses it, or any copy "
+     "of it, without --trust-table (docs/table-format.md). The ring is the one the file names.",
+     kVerifyOptions,
      static_cast<unsigned>(Group::quiet),
      Operands::one,
      "FILE",

@@ -3,9 +3,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -178,6 +180,21 @@ Environment Environment::of_process() {
   if (pages > 0 && page_size > 0) {
     environment.memory_bytes =
         static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+    // A process limited to less (prlimit, ulimit -v, the referee's data limit) may take less.
+    for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+      rlimit limit{};
+      if (::getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        environment.memory_bytes =
+            std::min<std::uint64_t>(environment.memory_bytes, limit.rlim_cur);
+    }
+  }
+  // The XDG base directories' data home, where a user's own data lives.
+  const char* data_home = std::getenv("XDG_DATA_HOME");
+  const char* home = std::getenv("HOME");
+  if (data_home != nullptr && data_home[0] == '/') {
+    environment.roots_list = std::string(data_home) + "/ioiwari/roots";
+  } else if (home != nullptr && home[0] == '/') {
+    environment.roots_list = std::string(home) + "/.local/share/ioiwari/roots";
   }
   // Linux names the running program's file here, whatever argv[0] or PATH say.
   std::string self(4096, '\0');

@@ -24,14 +24,20 @@ constexpr std::uint64_t kTableCacheWithoutMemory = std::uint64_t{1} << 30;
 
 }  // namespace
 
+RootBook root_book(const Environment& environment) {
+  const RootBook roots = environment.built_in_roots ? RootBook::built_in() : RootBook::none();
+  return environment.roots_list.empty() ? roots : roots.with_list(environment.roots_list);
+}
+
 TableReading table_reading(const Invocation& call) {
   TableReading reading;
-  reading.roots = RootBook::built_in();
+  reading.roots = root_book(call.environment);
   reading.trust_unknown_root = call.parsed.given(opt::trust_table);
-  // Checked copies of the blocks it reads, up to half the machine's memory: a census of every
-  // start of a large ring reads most of its table.
+  // Checked copies of the blocks it reads, up to half the memory the process may take: a census
+  // of every start of a large ring reads most of its table.
   const std::uint64_t memory = call.environment.memory_bytes;
   reading.cache_bytes = memory != 0 ? memory / 2 : kTableCacheWithoutMemory;
+  reading.memory = memory;
   return reading;
 }
 
@@ -165,12 +171,22 @@ void RingSetup::check_memory() const {
   const std::uint64_t have = call_.environment.memory_bytes;
   if (have == 0 || needed <= have) return;
   throw UsageError(ring_options(ring_) + ": solving this ring needs " + bytes_text(needed) +
-                   " of memory; this machine has " + bytes_text(have));
+                   " of memory; this process may take " + bytes_text(have));
 }
 
 const Table& RingSetup::table(int most_beads, bool quiet) {
   if (table_) return *table_;
-  if (file_) return table_.emplace(Table(load_table(*file_, geometry(), table_reading(call_))));
+  if (file_) {
+    const TableReading reading = table_reading(call_);
+    table_.emplace(Table(load_table(*file_, geometry(), reading)));
+    // A file used because the user said so: its values are the file's, and the user is told.
+    if (reading.trust_unknown_root && !reading.roots.find(ring_)) {
+      call_.complain("using table '" + *file_ + "' unchecked (--trust-table): the true root of " +
+                     ring_.describe() + " is not known, so its values are the file's; " +
+                     "'ioiwari verify' checks it and records its root");
+    }
+    return *table_;
+  }
   check_memory();
   const std::string what =
       call_.parsed.command().name.empty() ? "solving" : std::string(call_.where()) + "solving";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <optional>
@@ -146,15 +147,44 @@ int run_verify(Invocation& call) {
   const std::string& path = call.parsed.operands().front();
   const auto begin = std::chrono::steady_clock::now();
   const SolveLine line(call, "verify", call.parsed.given(opt::quiet));
-  const TableCheck check = verify_table(path, line.options(), RootBook::built_in());
-  call.out << "table '" << path << "' is sound: the ring of " << check.ring.describe() << ", "
-           << check.classes << " classes; " << check.blocks << " blocks ("
+  VerifyOptions options;
+  options.roots = root_book(call.environment);
+  options.solve = line.options();
+  const std::optional<long long> given = call.parsed.number(opt::memory);
+  options.memory =
+      given ? static_cast<std::uint64_t>(*given) << 20 : call.environment.memory_bytes / 4 * 3;
+  if (call.parsed.given(opt::work)) {
+    options.work = *call.parsed.text(opt::work);
+  } else {
+    const char* temporary = std::getenv("TMPDIR");
+    options.work = temporary != nullptr && temporary[0] != '\0' ? temporary : "/tmp";
+  }
+  const TableCheck check = verify_table(path, options);
+  call.out << "table '" << path << "' is the true table of the ring of " << check.ring.describe()
+           << ": " << check.classes << " classes; " << check.blocks << " blocks ("
            << bytes_text(check.bytes) << ") checked in " << std::fixed << std::setprecision(1)
-           << seconds_since(begin) << " s\n"
-           << "root " << hex(check.root)
-           << (check.root_known ? ": the ring's true root, which ioiwari knows\n"
-                                : ": ioiwari knows no root for this ring; this file is its true "
-                                  "table, and --trust-table may use it\n");
+           << seconds_since(begin) << " s\nroot " << hex(check.root);
+  switch (check.source) {
+    case RootBook::Source::built_in:
+      call.out << ": the ring's true root, which ioiwari has built in\n";
+      break;
+    case RootBook::Source::recorded:
+      call.out << ": the ring's true root, recorded in '" << options.roots.list() << "'\n";
+      break;
+    case RootBook::Source::none:
+      call.out << ": the ring's true root, found by solving the ring"
+               << (check.solved_past_memory ? " past memory" : "") << "\n";
+      if (options.roots.list().empty()) {
+        call.out << "not recorded: there is no home for the list of roots (neither "
+                    "XDG_DATA_HOME nor HOME is set); --trust-table may use this table\n";
+        break;
+      }
+      record_root(options.roots.list(), check.ring, check.root);
+      call.out << "recorded in '" << options.roots.list()
+               << "': every command now uses this table, or any copy of it, without "
+                  "--trust-table, and refuses any other file of this ring\n";
+      break;
+  }
   return written(call, to_int(ExitCode::ok));
 }
 

@@ -95,8 +95,10 @@ _ioiwari() {
       ;;
     validate) options="--help" ;;
     verify)
-      if [[ $cur == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "--quiet --help" -- "$cur")
+      if [[ $prev == --work ]]; then
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      elif [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--memory --work --quiet --help" -- "$cur")
       else
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       fi

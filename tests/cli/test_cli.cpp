@@ -1,4 +1,5 @@
 // The command line, driven through string streams.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "ioiwari/judge/opponent.hpp"
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
+#include "table_files.hpp"
 
 using namespace ioiwari;
 
@@ -487,7 +489,7 @@ TEST_CASE("a ring too large for this machine's memory is refused, saying how muc
   CHECK(run_cli(analyze, in, out, err, small) == to_int(ExitCode::usage));
   CHECK(
       err.str().starts_with("ioiwari: analyze: --pits 11 --capacity 5: solving this ring needs "));
-  CHECK(err.str().find(" MB of memory; this machine has 10.0 MB\n") != std::string::npos);
+  CHECK(err.str().find(" MB of memory; this process may take 10.0 MB\n") != std::string::npos);
   std::ostringstream huge;
   Environment real;
   real.memory_bytes = 24'000'000'000;
@@ -510,7 +512,7 @@ TEST_CASE("a ring too large for this machine's memory is refused, saying how muc
   CHECK(run_cli(fifteen, in, out, too_big, real) == to_int(ExitCode::usage));
   CHECK(too_big.str() ==
         "ioiwari: starts: --pits 15 --capacity 5: solving this ring needs 45.5 GB of memory; this "
-        "machine has 24.0 GB\nTry 'ioiwari starts --help' for its options.\n");
+        "process may take 24.0 GB\nTry 'ioiwari starts --help' for its options.\n");
 }
 
 TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7", "[cli][rings]") {
@@ -539,4 +541,88 @@ TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7",
   CHECK(missing.code == to_int(ExitCode::bad_table));
   CHECK(missing.err.starts_with("ioiwari: starts: table '" + path + ".none': "));
   CHECK(missing.out.empty());
+}
+
+namespace {
+
+Result run_in(const Environment& environment, std::vector<std::string_view> args,
+              const std::string& input = "") {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const int code = run_cli(args, in, out, err, environment);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("a root verify records holds the ring's tables to it, and --trust-table says it is used",
+          "[cli][rings][roots]") {
+  // Built-in roots left out, so that a small ring stands for one whose root is not built in.
+  TempFolder folder;
+  Environment environment;
+  environment.built_in_roots = false;
+  environment.roots_list = (folder.path / "data/ioiwari/roots").string();
+  const std::string path = (folder.path / "six.table").string();
+  REQUIRE(run({"solve", "--pits", "6", "--capacity", "4", "--out", path}).code == 0);
+  const std::vector<std::string_view> starts = {"starts", "--pits",  "6", "--capacity",
+                                                "4",      "--table", path};
+  // Unknown: refused, saying what to do.
+  const Result unknown = run_in(environment, starts);
+  CHECK(unknown.code == to_int(ExitCode::bad_table));
+  CHECK(unknown.err.find("whose true root is not known; 'ioiwari verify' checks it and records "
+                         "its root, or --trust-table uses it unchecked\n") != std::string::npos);
+  // Trusted: used, and said so once on standard error.
+  std::vector<std::string_view> trusted = starts;
+  trusted.push_back("--trust-table");
+  const Result used = run_in(environment, trusted);
+  CHECK(used.code == 0);
+  CHECK(used.out == run(starts).out);
+  CHECK(used.err == "ioiwari: starts: using table '" + path +
+                        "' unchecked (--trust-table): the true root of 6 pits, capacity 4 is not "
+                        "known, so its values are the file's; 'ioiwari verify' checks it and "
+                        "records its root\n");
+  // Verified: solved, found true, and recorded.
+  const Result verified = run_in(environment, {"verify", path});
+  CHECK(verified.code == 0);
+  CHECK(verified.out.find(": the ring's true root, found by solving the ring\nrecorded in '" +
+                          environment.roots_list + "': every command now uses this table") !=
+        std::string::npos);
+  // From then on: used without --trust-table, a copy too, and with --trust-table nothing is said.
+  CHECK(run_in(environment, starts).code == 0);
+  CHECK(run_in(environment, starts).err.empty());
+  CHECK(run_in(environment, trusted).err.empty());
+  const std::string copy = (folder.path / "copy.table").string();
+  std::filesystem::copy_file(path, copy);
+  CHECK(run_in(environment, {"starts", "--pits", "6", "--capacity", "4", "--table", copy}).code ==
+        0);
+  const Result again = run_in(environment, {"verify", copy});
+  CHECK(again.code == 0);
+  CHECK(again.out.find(": the ring's true root, recorded in '" + environment.roots_list + "'\n") !=
+        std::string::npos);
+  // A lie, every hash recomputed: refused, with or without --trust-table, by the player too.
+  ioiwari::test::rewrite(copy, [](std::vector<unsigned char>& bytes) {
+    bytes[RingGeometry(Ring{6, 4}).layout().values_offset + 40] ^= 2;
+  });
+  for (const bool trust : {false, true}) {
+    std::vector<std::string_view> lie = {
+        "analyze", "--pits", "6", "--capacity", "4", "--table", copy, "1", "2", "0", "3", "1", "1"};
+    if (trust) lie.push_back("--trust-table");
+    const Result refused = run_in(environment, lie);
+    CHECK(refused.code == to_int(ExitCode::bad_table));
+    CHECK(refused.out.empty());
+    CHECK(refused.err.find("is not the true table of 6 pits, capacity 4: its root is ") !=
+          std::string::npos);
+    CHECK(refused.err.find("(recorded in '" + environment.roots_list + "')\n") !=
+          std::string::npos);
+  }
+  const Result player =
+      run_in(environment, {"--pits", "6", "--capacity", "4", "--table", copy}, "2 2 3 2 2 2\n");
+  CHECK(player.code == to_int(ExitCode::bad_table));
+  CHECK(player.out.empty());
+  // A list another user may write is not trusted: nothing is read through it.
+  REQUIRE(::chmod(environment.roots_list.c_str(), 0666) == 0);
+  const Result untrusted = run_in(environment, starts);
+  CHECK(untrusted.code == to_int(ExitCode::bad_table));
+  CHECK(untrusted.err.find("is not trusted: other users may write it (mode 666)\n") !=
+        std::string::npos);
 }

@@ -2,7 +2,13 @@
 // files in tests/golden/, and bench with its timings set aside. A renamed key, a new field, a
 // changed number or a moved space fails here. Regenerate a golden file only for a change that
 // means to alter the document, and say so in docs/json.md.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -10,6 +16,8 @@
 #include "catch.hpp"
 #include "ioiwari/bench/bench.hpp"
 #include "ioiwari/cli/cli.hpp"
+#include "ioiwari/core/ring_table.hpp"
+#include "ioiwari/core/table_file.hpp"
 #include "json_schema.hpp"
 #include "text_support.hpp"
 
@@ -103,4 +111,62 @@ TEST_CASE("docs/json.md lists every key of analyze, starts and bench, and no oth
   write_bench(first, ioi, true);
   write_bench(second, other, true);
   test::check_documented("bench", {first.str(), second.str()});
+}
+
+TEST_CASE("the table format's worked example is what the writer writes",
+          "[documents][table-file]") {
+  // docs/table-format.md gives a reader a table to test itself against: every figure of it
+  // here, read from the document, against the writer's file of the same ring.
+  std::ifstream document(std::string(IOIWARI_SOURCE_DIR) + "/docs/table-format.md");
+  REQUIRE(document);
+  std::ostringstream whole;
+  whole << document.rdbuf();
+  std::string text = whole.str();
+  const auto at = text.find("Worked example, for a reader to test itself against:");
+  REQUIRE(at != std::string::npos);
+  text = text.substr(at, text.find("\n\n", at) - at);
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  // "`X` = 1,234": the figure after X, commas dropped.
+  const auto figure = [&](const std::string& name) -> std::uint64_t {
+    const std::string key = "`" + name + "` = ";
+    const auto found = text.find(key);
+    REQUIRE(found != std::string::npos);
+    std::string digits;
+    for (std::size_t i = found + key.size();
+         i < text.size() && (std::isdigit(text[i]) || text[i] == ','); ++i)
+      if (text[i] != ',') digits += text[i];
+    REQUIRE(!digits.empty());
+    return std::stoull(digits);
+  };
+  CHECK(text.find("the table of 5 pits of capacity 5") != std::string::npos);
+  const Ring ring{5, 5};
+  const auto geometry = RingGeometry::of(ring);
+  const TableLayout& layout = geometry->layout();
+  CHECK(figure("K") == layout.classes);
+  CHECK(figure("L") == geometry->lines());
+  CHECK(figure("V") == layout.values_offset);
+  CHECK(figure("M") == layout.blocks);
+  CHECK(figure("H") == layout.page_hashes_offset);
+  CHECK(figure("G") == layout.block_hashes_offset);
+  CHECK(figure("T") == layout.top_hashes_offset);
+  CHECK(figure("Q") == layout.hash_pages);
+  const auto bytes_at = text.find(" a file of ");
+  REQUIRE(bytes_at != std::string::npos);
+  CHECK(std::stoull(std::regex_replace(text.substr(bytes_at + 11, 12), std::regex("[^0-9]"), "")) ==
+        layout.file_bytes);
+  // The writer's file: its first line's word 1 and its root.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("ioiwari-worked-" + std::to_string(::getpid()) + ".table"))
+                               .string();
+  const Digest root = save_table(*RingTable::solve(geometry, {}), path);
+  std::ifstream file(path, std::ios::binary);
+  file.seekg(static_cast<std::streamoff>(layout.lines_offset + 8));
+  std::uint64_t word1 = 0;
+  file.read(reinterpret_cast<char*>(&word1), 8);
+  std::filesystem::remove(path);
+  std::ostringstream word;
+  word << "word 1 of its first line is `0x" << std::hex << word1 << "`";
+  CHECK(text.find(word.str()) != std::string::npos);
+  CHECK(text.find("`" + hex(root) + "`") != std::string::npos);
+  CHECK(root == *known_root(ring));
 }

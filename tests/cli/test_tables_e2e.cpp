@@ -3,6 +3,7 @@
 // `solve --out` to places that cannot take a table, or killed in the middle.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -165,7 +166,7 @@ TEST_CASE("crafted tables end analyze, starts and the player with one line, neve
   const auto sound = ioiwari_run({"verify", path});
   CHECK(sound.status == 0);
   CHECK(sound.out.starts_with("table '" + path +
-                              "' is sound: the ring of 8 pits, capacity 4, "
+                              "' is the true table of the ring of 8 pits, capacity 4: "
                               "48915 classes; 2 blocks ("));
 }
 
@@ -537,4 +538,112 @@ TEST_CASE("the plain way and ioiwari's ring solver give every class of several r
     }
     CHECK(classes == table.classes()->classes());
   }
+}
+
+namespace {
+
+// The attacker: a sparse file of `ring`'s size whose header, top hashes and root are all
+// consistent, the rest of it holes (zeros). A reader that believed its sizes would reserve
+// memory for a table of terabytes before it found that its first block fails its hash.
+bool write_sparse_table(const std::string& path, Ring ring) {
+  const auto geometry = RingGeometry::of(ring);
+  const TableLayout& layout = geometry->layout();
+  // Each page of block hashes is zeros: its top hash is the hash of zeros, of the last page's
+  // shorter length for the last.
+  const std::vector<unsigned char> zeros(TableLayout::kPageBytes, 0);
+  const Digest full = sha256(zeros);
+  const std::uint64_t last_bytes =
+      TableLayout::kHashBytes * layout.blocks - TableLayout::kPageBytes * (layout.hash_pages - 1);
+  const Digest last = sha256({zeros.data(), static_cast<std::size_t>(last_bytes)});
+  std::vector<unsigned char> top;
+  top.reserve(static_cast<std::size_t>(TableLayout::kHashBytes * layout.hash_pages));
+  for (std::uint64_t page = 0; page < layout.hash_pages; ++page) {
+    const Digest& digest = page + 1 == layout.hash_pages ? last : full;
+    top.insert(top.end(), digest.begin(), digest.end());
+  }
+  const std::vector<unsigned char> header = TableHeader::of(*geometry, table_root(top)).block();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return false;
+  const bool written =
+      ::ftruncate(fd, static_cast<off_t>(layout.file_bytes)) == 0 &&
+      ::pwrite(fd, header.data(), header.size(), 0) == static_cast<ssize_t>(header.size()) &&
+      ::pwrite(fd, top.data(), top.size(), static_cast<off_t>(layout.top_hashes_offset)) ==
+          static_cast<ssize_t>(top.size());
+  ::close(fd);
+  return written;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a sparse table of terabytes with a consistent header and root is refused with one "
+    "line, whatever the memory",
+    "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string path = folder.file("huge.table");
+  const Ring ring{14, 9};  // 7.1 trillion classes: a file of 9.4 TB
+  if (!write_sparse_table(path, ring)) {
+    WARN("no test of a sparse table: this file system refuses a file of 9.4 TB");
+    return;
+  }
+  REQUIRE(fs::file_size(path) > 9'000'000'000'000);
+  const std::vector<std::string> ring_args = {"--pits", "14", "--capacity", "9"};
+  const auto with_huge = [&](std::vector<std::string> args) {
+    args.insert(args.begin() + (args.front().starts_with('-') ? 0 : 1), ring_args.begin(),
+                ring_args.end());
+    args.insert(args.end(), {"--table", path, "--trust-table"});
+    return args;
+  };
+  const std::string board = "1 2 0 3 1 1 0 0 2 1 0 0 1 1";
+  std::vector<std::vector<std::string>> commands = {
+      {"verify", path},
+      with_huge({"analyze"}),
+      with_huge({"--start-beads", "4"}),
+  };
+  commands[1].insert(commands[1].end(),
+                     {"1", "2", "0", "3", "1", "1", "0", "0", "2", "1", "0", "0", "1", "1"});
+  // Without a limit, and under an address space of 2 GB, as a referee or `prlimit` gives it
+  // (the sanitizers reserve terabytes of address space, so their build runs it unlimited).
+  std::vector<std::uint64_t> limits = {0};
+  if (!kSanitized) limits.push_back(std::uint64_t{2} << 30);
+  for (const std::uint64_t limit : limits) {
+    for (const auto& command : commands) {
+      INFO(command.front() << ", address space " << limit);
+      RunOptions options;
+      options.prepare = [limit] {
+        if (limit == 0) return;
+        const rlimit as{limit, limit};
+        ::setrlimit(RLIMIT_AS, &as);
+      };
+      std::vector<std::string> argv = command;
+      argv.insert(argv.begin(), IOIWARI_BINARY);
+      const auto run = run_program(argv, "1 0 0 0 0 0 0 0 0 0 0 0 0 3\n", options);
+      INFO(run.err);
+      CHECK_FALSE(run.signaled);
+      CHECK(run.status == to_int(ExitCode::bad_table));
+      CHECK(run.err.find("internal error") == std::string::npos);
+      // One line: the refusal, after the line that says the table is used unchecked.
+      const bool trusted = command.front() != "verify";
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == (trusted ? 2 : 1));
+      CHECK(run.err.find("' is damaged: the page hashes of block ") != std::string::npos);
+      CHECK(run.err.find("'" + path + "'") != std::string::npos);
+      CHECK(run.peak_kb < 200 * 1024);
+    }
+  }
+}
+
+TEST_CASE("verify reads a table once through a block's memory, not into memory", "[e2e][tables]") {
+  TempFolder folder;
+  const std::string path = folder.file("eleven.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "11", "--out", path}).status == 0);
+  const std::uint64_t bytes = fs::file_size(path);  // 51 MB
+  const auto verified = ioiwari_run({"verify", path});
+  INFO(verified.err);
+  CHECK(verified.status == 0);
+  CHECK(verified.out.find(": the ring's true root, which ioiwari has built in\n") !=
+        std::string::npos);
+#ifndef IOIWARI_SANITIZED  // a sanitized program's peak is mostly the sanitizers' own memory
+  CHECK(static_cast<std::uint64_t>(verified.peak_kb) * 1024 < bytes / 4);
+#endif
+  CHECK(bytes > (std::uint64_t{40} << 20));
 }

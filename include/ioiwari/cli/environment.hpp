@@ -21,9 +21,16 @@ struct Environment {
   // The width of the terminal that standard output (or else standard error) is, in columns:
   // where prose is wrapped. 80 when it is no terminal or cannot tell.
   int columns = 80;
-  // The machine's physical memory in bytes, to refuse a ring whose table would not fit; 0 when
-  // unknown (then nothing is refused).
+  // The memory this process may take, in bytes: the machine's physical memory, or less where
+  // a limit on the process's address space or data says so. Rings whose tables would not fit
+  // are refused, and table files are read within it. 0 when unknown (then nothing is refused).
   std::uint64_t memory_bytes = 0;
+  // The user's list of the roots of tables that `verify` found true (root_book.hpp):
+  // $XDG_DATA_HOME/ioiwari/roots, or ~/.local/share/ioiwari/roots. Empty: none.
+  std::string roots_list;
+  // Whether the roots ioiwari has built in are used (tests of recorded roots leave them out, to
+  // use rings that are small).
+  bool built_in_roots = true;
   // Work that ends sooner than this draws no progress line (tests make it 0, so as not to
   // depend on how fast the machine is).
   std::chrono::milliseconds progress_delay{1000};

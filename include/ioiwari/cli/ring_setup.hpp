@@ -107,8 +107,12 @@ class SolveLine {
   bool layers_ = false;  // whether the layers have begun (after the index)
 };
 
+// The true roots the commands hold table files to: built in, and the user's list.
+RootBook root_book(const Environment& environment);
+
 // How a command given --table reads the file: trusting a ring with no known root only with
-// --trust-table, and keeping checked copies of its blocks in up to half the machine's memory.
+// --trust-table, and keeping checked copies of its blocks in up to half the memory the process
+// may take.
 TableReading table_reading(const Invocation& call);
 
 // The strategies of --strategy, which the command line has checked.
