@@ -13,6 +13,11 @@ inline std::string signed_number(int value) {
   return (value > 0 ? "+" : "") + std::to_string(value);
 }
 
+// A count with its noun, singular or plural: "1 run", "3 runs".
+inline std::string counted(unsigned long long count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 // A size in bytes for people, in powers of 1000: "512 bytes", "470.2 MB".
 inline std::string bytes_text(unsigned long long bytes) {
   const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};

@@ -8,7 +8,8 @@
 namespace textio {
 
 // The token in double quotes, fit for one line of a message: bytes outside printable ASCII
-// (and the quote and backslash) as \xNN, and a token longer than 24 bytes cut short with "...".
-std::string quoted(std::string_view token);
+// (and the quote and backslash) as \xNN, and a token longer than `shown` bytes (24 unless
+// given) cut short with "...".
+std::string quoted(std::string_view token, std::size_t shown = 24);
 
 }  // namespace textio

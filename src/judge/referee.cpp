@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdio>
 #include <exception>
 #include <iomanip>
 #include <mutex>
@@ -18,6 +20,8 @@
 #include "ioiwari/input/reading.hpp"
 #include "ioiwari/input/token.hpp"
 #include "ioiwari/judge/process.hpp"
+#include "textio/number.hpp"
+#include "textio/quoted.hpp"
 
 namespace ioiwari {
 
@@ -148,9 +152,22 @@ std::string over_text(Watch::Over over, const Watch& watch, std::chrono::millise
                std::to_string(limits.memory_cap_mb()) + " MB; the limit is " +
                std::to_string(limits.memory_mb) + " MB";
       }
-      return std::string(what) + ": its processes held " +
-             std::to_string(watch.memory_kb() / 1024) + " MB; the limit is " +
-             std::to_string(limits.memory_mb) + " MB";
+      {
+        // To a tenth of a MB, or in kB where that would read as the limit itself: a peak just
+        // over the limit must not look like one at it.
+        const double held_mb = static_cast<double>(watch.memory_kb()) / 1024.0;
+        char held[48];
+        if (std::round(held_mb * 10) / 10 <= static_cast<double>(limits.memory_mb)) {
+          std::snprintf(held, sizeof held, "%llu kB",
+                        static_cast<unsigned long long>(watch.memory_kb()));
+          return std::string(what) + ": its processes held " + held + "; the limit is " +
+                 std::to_string(limits.memory_mb * 1024) + " kB (" +
+                 std::to_string(limits.memory_mb) + " MB)";
+        }
+        std::snprintf(held, sizeof held, "%.1f MB", held_mb);
+        return std::string(what) + ": its processes held " + held + "; the limit is " +
+               std::to_string(limits.memory_mb) + " MB";
+      }
     case Watch::Over::no:
       break;
   }
@@ -470,8 +487,15 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
   };
   const auto jobs = static_cast<std::size_t>(std::max(1, plan.jobs));
   std::vector<std::thread> workers;
-  for (std::size_t j = 1; j < std::min(jobs, games); ++j)
-    workers.emplace_back(work, static_cast<int>(j));
+  for (std::size_t j = 1; j < std::min(jobs, games); ++j) {
+    try {
+      workers.emplace_back(work, static_cast<int>(j));
+    } catch (const std::system_error&) {
+      // No thread to be had (a user at its process limit): the games are shared by a counter,
+      // so the workers that started play them all, as fewer jobs would.
+      break;
+    }
+  }
   work(0);
   for (std::thread& worker : workers)
     worker.join();
@@ -520,6 +544,30 @@ std::string json_string(std::string_view text) {
   return json + "\"";
 }
 
+// The first lines of what a player wrote on standard error, as a contestant needs them for a
+// game it did not win: at most kErrorLines lines of at most kErrorLineBytes bytes each (the
+// player chooses their bytes: the text shows them escaped), and how many lines there were.
+constexpr std::size_t kErrorLines = 3, kErrorLineBytes = 200;
+struct ErrorLines {
+  std::vector<std::string> first;
+  std::size_t total = 0;
+};
+ErrorLines error_lines(const std::string& errors) {
+  ErrorLines lines;
+  std::size_t at = 0;
+  while (at < errors.size()) {
+    const auto end = errors.find('\n', at);
+    const std::string_view line(errors.data() + at,
+                                (end == std::string::npos ? errors.size() : end) - at);
+    ++lines.total;
+    if (lines.first.size() < kErrorLines)
+      lines.first.emplace_back(line.substr(0, kErrorLineBytes + 1));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return lines;
+}
+
 struct Totals {
   std::array<int, kVerdictCount> counts{};
   int points = 0;
@@ -558,9 +606,10 @@ void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sa
                    const std::vector<GameReport>& reports, int show_failures) {
   const Totals sum = totals(reports);
   const RefereeLimits& limits = plan.limits;
-  out << "ioiwari referee: " << reports.size() << " games (" << plan.starts.size() << " starts x "
-      << plan.strategies.size() << " strategies), " << plan.jobs
-      << (plan.jobs == 1 ? " job" : " jobs") << '\n'
+  out << "ioiwari referee: " << textio::counted(reports.size(), "game", "games") << " ("
+      << textio::counted(plan.starts.size(), "start", "starts") << " x "
+      << textio::counted(plan.strategies.size(), "strategy", "strategies") << "), "
+      << textio::counted(static_cast<unsigned long long>(plan.jobs), "job", "jobs") << '\n'
       << "limits: CPU time " << limits.per_move.count() << " ms a move, " << limits.per_game.count()
       << " ms a game, " << limits.after_end.count() << " ms to exit after it; wall-clock time "
       << limits.wall_factor << " times as long; " << limits.memory_mb << " MB of memory"
@@ -596,6 +645,13 @@ void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sa
     if (!report.detail.empty()) out << " (" << report.detail << ")";
     out << "; banks " << report.bank1 << " " << report.bank2 << "; moves "
         << (report.moves.empty() ? "none" : moves_text(report.moves)) << '\n';
+    const ErrorLines errors = error_lines(report.player_errors);
+    for (const std::string& line : errors.first)
+      out << "  its standard error: " << textio::quoted(line, kErrorLineBytes) << '\n';
+    if (errors.total > errors.first.size()) {
+      out << "  its standard error: "
+          << textio::counted(errors.total - errors.first.size(), "more line", "more lines") << '\n';
+    }
   }
   out << (all_won(sum, reports) ? "every game won\n" : "not every game won\n");
 }
@@ -643,7 +699,11 @@ void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandb
     for (std::size_t i = 0; i < report.moves.size(); ++i) {
       out << (i ? ", " : "") << report.moves[i].label();
     }
-    out << "]}";
+    const ErrorLines errors = error_lines(report.player_errors);
+    out << "], \"stderr\": [";
+    for (std::size_t i = 0; i < errors.first.size(); ++i)
+      out << (i ? ", " : "") << json_string(errors.first[i].substr(0, kErrorLineBytes));
+    out << "], \"stderr_lines\": " << errors.total << "}";
     first = false;
   }
   out << "], \"reports\": [";

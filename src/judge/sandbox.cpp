@@ -3,9 +3,14 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <thread>
 
 namespace ioiwari {
@@ -23,6 +28,34 @@ int new_network() {
   return fd;
 }
 
+// Why a user that is neither the owner nor in the group of any part of `path` could not read
+// it (a folder on the way that others may not enter, or the file itself, which others may not
+// read), or nothing when it could, or when `path` names nothing.
+std::optional<std::string> unreadable_by_others(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) return std::nullopt;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (real == nullptr) return std::nullopt;
+  const std::string full(real);
+  std::free(real);
+  const auto mode = [](const struct stat& of) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%o", static_cast<unsigned>(of.st_mode & 07777));
+    return std::string(text);
+  };
+  for (std::size_t at = full.find('/', 1); at != std::string::npos; at = full.find('/', at + 1)) {
+    const std::string folder = full.substr(0, at);
+    struct stat part {};
+    if (::stat(folder.c_str(), &part) == 0 && (part.st_mode & S_IXOTH) == 0) {
+      return "its folder '" + folder + "' is mode " + mode(part) + ", which they may not enter";
+    }
+  }
+  const bool readable =
+      S_ISDIR(status.st_mode) ? (status.st_mode & S_IXOTH) != 0 : (status.st_mode & S_IROTH) != 0;
+  if (!readable) return "it is mode " + mode(status) + ", which they may not read";
+  return std::nullopt;
+}
+
 }  // namespace
 
 Sandbox::Sandbox(const std::vector<std::string>& player, const SandboxRequest& request)
@@ -33,6 +66,15 @@ Sandbox::Sandbox(const std::vector<std::string>& player, const SandboxRequest& r
   }
   if (root) {
     users_ = request.users.value_or(kDefaultUsers);
+    // The games run as users of their own, who read the player's files as "others" do: a file
+    // it is given that they cannot read fails every game, which is said once now.
+    for (std::size_t i = 1; i < player.size(); ++i) {
+      if (const auto why = unreadable_by_others(player[i])) {
+        notes_.push_back("the games' users (" + std::to_string(users_->uid) +
+                         " and up) cannot read '" + player[i] +
+                         "', which the player is given: " + *why);
+      }
+    }
   } else {
     // A player of our own user may not trace us or open our descriptors (/proc/PID/fd).
     ::prctl(PR_SET_DUMPABLE, 0);

@@ -2,10 +2,9 @@
 
 namespace textio {
 
-std::string quoted(std::string_view token) {
-  constexpr std::size_t kShown = 24;
+std::string quoted(std::string_view token, std::size_t shown) {
   std::string text = "\"";
-  for (std::size_t i = 0; i < token.size() && i < kShown; ++i) {
+  for (std::size_t i = 0; i < token.size() && i < shown; ++i) {
     const auto c = static_cast<unsigned char>(token[i]);
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
       text.push_back(static_cast<char>(c));
@@ -16,7 +15,7 @@ std::string quoted(std::string_view token) {
       text.push_back(kHex[c & 0xf]);
     }
   }
-  if (token.size() > kShown) text += "...";
+  if (token.size() > shown) text += "...";
   text += '"';
   return text;
 }

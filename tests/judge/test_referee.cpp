@@ -16,6 +16,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -205,7 +206,7 @@ TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2
     ties += report.verdict == Verdict::tie ? 1 : 0;
   }
   const std::string text = summary.str();
-  CHECK(text.find("51 games (51 starts x 1 strategies), 2 jobs") != std::string::npos);
+  CHECK(text.find("51 games (51 starts x 1 strategy), 2 jobs") != std::string::npos);
   CHECK(text.find("points: " + std::to_string(4 * wins + 2 * ties) + " of 204") !=
         std::string::npos);
   CHECK(text.find("not won: start ") != std::string::npos);
@@ -302,7 +303,17 @@ TEST_CASE("a player that takes memory without end gets the memory limit",
                                                Strategy::optimal, 1, table(), small_memory());
     INFO(report.detail);
     CHECK(report.verdict == Verdict::memory_limit);
-    CHECK(report.detail.find("; the limit is 64 MB") != std::string::npos);
+    CHECK(report.detail.find("; the limit is ") != std::string::npos);
+    CHECK(report.detail.find("64 MB") != std::string::npos);
+    // What it held, to a tenth of a MB or in kB: never a rounded figure that reads as the limit
+    // itself.
+    if (report.detail.find("killed a process at the cap") == std::string::npos) {
+      CHECK(std::regex_search(report.detail,
+                              std::regex("held ([0-9]+\\.[0-9] MB; the limit is 64 MB|[0-9]+ kB; "
+                                         "the limit is 65536 kB \\(64 MB\\))")));
+      CHECK(report.detail.find("held 64.0 MB") == std::string::npos);
+      CHECK(report.detail.find("held 64 MB") == std::string::npos);
+    }
     CHECK(report.peak_memory_kb > 64 * 1024);
     // The kernel's cap, at twice the limit, holds the first: nothing is over it.
     if (!test::kSanitized && std::string(mode) == "allocate") {
@@ -406,7 +417,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
   for (const char* key : {"contained: ", "slowest move: ", "most memory: "})
     text = ioiwari::test::replace_after(text, key, "\n", "?");
   CHECK(text ==
-        "ioiwari referee: 3 games (3 starts x 1 strategies), 1 job\n"
+        "ioiwari referee: 3 games (3 starts x 1 strategy), 1 job\n"
         "limits: CPU time 30000 ms a move, 300000 ms a game, 30000 ms to exit after it; "
         "wall-clock time 5 times as long; 1024 MB of memory" +
             std::string(test::kSanitized ? " (no data limit)" : "") +
@@ -451,9 +462,11 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
           "\"max_points\": 12, \"slowest_move_ms\": 0, \"slowest_move_cpu_ms\": 0, "
           "\"peak_memory_kb\": 0, "
           "\"not_won\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
-          "\"verdict\": \"tie\", \"detail\": \"\", \"bank1\": 1, \"bank2\": 1, \"moves\": [1, 4]}, "
+          "\"verdict\": \"tie\", \"detail\": \"\", \"bank1\": 1, \"bank2\": 1, \"moves\": [1, 4], "
+          "\"stderr\": [], \"stderr_lines\": 0}, "
           "{\"start\": \"0 0 0 0 0 0 1\", \"strategy\": \"optimal\", \"seed\": 2, "
-          "\"verdict\": \"loss\", \"detail\": \"\", \"bank1\": 0, \"bank2\": 1, \"moves\": [7]}], "
+          "\"verdict\": \"loss\", \"detail\": \"\", \"bank1\": 0, \"bank2\": 1, \"moves\": [7], "
+          "\"stderr\": [], \"stderr_lines\": 0}], "
           "\"reports\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
           "\"verdict\": \"tie\", \"bank1\": 1, \"bank2\": 1, \"cpu_ms\": 0, \"wall_ms\": 0, "
           "\"peak_memory_kb\": 0, \"max_rss_kb\": 0}, {\"start\": \"0 0 0 0 0 0 1\", \"strategy\": "
@@ -535,7 +548,7 @@ TEST_CASE(
   CHECK(ended.err ==
         "ioiwari: referee: --jobs 256 capped at 2: this process may open too few "
         "files for more games at once\n");
-  CHECK(ended.out.find("24 games (24 starts x 1 strategies), 2 jobs") != std::string::npos);
+  CHECK(ended.out.find("24 games (24 starts x 1 strategy), 2 jobs") != std::string::npos);
   CHECK(ended.out.ends_with("every game won\n"));
 }
 
@@ -550,7 +563,7 @@ TEST_CASE("the open-file limit is raised to its hard limit before --jobs is capp
   INFO(ended.err);
   CHECK(ended.status == 0);
   CHECK(ended.err.find("capped") == std::string::npos);
-  CHECK(ended.out.find("8 games (8 starts x 1 strategies), 8 jobs") != std::string::npos);
+  CHECK(ended.out.find("8 games (8 starts x 1 strategy), 8 jobs") != std::string::npos);
 }
 
 TEST_CASE("an unprivileged referee still keeps every player in, and says what it lacks",
@@ -644,7 +657,7 @@ TEST_CASE("when the system refuses processes the referee waits, and its failure 
   INFO(tight.err);
   REQUIRE(tight.status != 126);
   CHECK(tight.status == 0);
-  CHECK(tight.out.find("8 games (8 starts x 1 strategies), 3 jobs") != std::string::npos);
+  CHECK(tight.out.find("8 games (8 starts x 1 strategy), 3 jobs") != std::string::npos);
   CHECK(tight.out.find("  win                        8\n") != std::string::npos);
   // No room at all: the referee gives up with its own status and one line; nothing is judged.
   const Ended none =
@@ -753,4 +766,57 @@ TEST_CASE("a referee stopped by a signal ends every game and judges none",
     CHECK(WEXITSTATUS(status) == 128 + signal);
     CHECK(test::kill_survivors(mark) == 0);
   }
+}
+
+TEST_CASE(
+    "a failed game shows the first lines of the player's standard error, and a file the "
+    "games' users cannot read is said before any game",
+    "[e2e][referee]") {
+  // A folder only its owner may enter, as `mktemp -d` makes it, and a file in it.
+  const std::string folder =
+      std::filesystem::temp_directory_path() / ("ioiwari-private-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  REQUIRE(::chmod(folder.c_str(), 0700) == 0);
+  const std::string secret = folder + "/ten.table";
+  std::ofstream(secret) << "x";
+  // The player tries to read the file it is given, says what came of it on standard error
+  // (with a line of bytes no terminal should get raw, and more lines than are shown), and
+  // exits before the game: "exit before the end".
+  const std::string script =
+      "if cat \"$0\" >/dev/null 2>&1; then echo \"read $0\" >&2; else echo \"cannot read $0\" "
+      ">&2; fi; printf 'bell \\007 and \\033[31mred\\n' >&2; echo three >&2; echo four >&2; "
+      "exit 3";
+  RefereePlan plan = plan_for({"/bin/sh", "-c", script, secret}, 1, 1);
+  plan.strategies = {Strategy::optimal};
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  const bool as_others = sandbox->users().has_value();
+  const auto noted =
+      std::find_if(sandbox->notes().begin(), sandbox->notes().end(), [&](const std::string& note) {
+        return note.find("cannot read '" + secret + "'") != std::string::npos;
+      });
+  if (as_others) {
+    REQUIRE(noted != sandbox->notes().end());
+    CHECK(noted->find("its folder '" + folder + "' is mode 700, which they may not enter") !=
+          std::string::npos);
+  } else {
+    CHECK(noted == sandbox->notes().end());  // the games run as this user, who can read it
+  }
+  const auto reports = run_games(plan, table(), *sandbox, {});
+  std::ostringstream summary, json;
+  write_summary(summary, plan, *sandbox, reports, 5);
+  write_json(json, plan, *sandbox, reports);
+  const std::string text = summary.str();
+  INFO(text);
+  const std::string first = as_others ? "cannot read " + secret : "read " + secret;
+  CHECK(text.find("\n  its standard error: \"" + first + "\"\n") != std::string::npos);
+  CHECK(text.find("\n  its standard error: \"bell \\x07 and \\x1b[31mred\"\n") !=
+        std::string::npos);
+  CHECK(text.find("\n  its standard error: \"three\"\n") != std::string::npos);
+  CHECK(text.find("four") == std::string::npos);
+  CHECK(text.find("\n  its standard error: 1 more line\n") != std::string::npos);
+  const std::string machine = json.str();
+  CHECK(machine.find("\"stderr\": [\"" + first +
+                     "\", \"bell \\u0007 and \\u001b[31mred\", "
+                     "\"three\"], \"stderr_lines\": 4}") != std::string::npos);
+  std::filesystem::remove_all(folder);
 }
