@@ -31,10 +31,11 @@ Command parse_command(std::string_view line, int pits) {
     Command::Kind kind;
   };
   static constexpr Word kWords[] = {
-      {"help", Command::Kind::help},   {"h", Command::Kind::help},    {"?", Command::Kind::help},
-      {"hint", Command::Kind::hint},   {"undo", Command::Kind::undo}, {"u", Command::Kind::undo},
-      {"board", Command::Kind::board}, {"b", Command::Kind::board},   {"quit", Command::Kind::quit},
-      {"q", Command::Kind::quit},      {"exit", Command::Kind::quit},
+      {"help", Command::Kind::help}, {"h", Command::Kind::help},    {"?", Command::Kind::help},
+      {"hint", Command::Kind::hint}, {"undo", Command::Kind::undo}, {"u", Command::Kind::undo},
+      {"redo", Command::Kind::redo}, {"r", Command::Kind::redo},    {"board", Command::Kind::board},
+      {"b", Command::Kind::board},   {"quit", Command::Kind::quit}, {"q", Command::Kind::quit},
+      {"exit", Command::Kind::quit},
   };
   for (const Word& known : kWords) {
     if (word == known.text) {
@@ -69,6 +70,7 @@ std::string help_text(Ring ring) {
       ") to sow it, or one of:\n"
       "  hint   the value of each of your moves, best first\n"
       "  undo   take back your last move and the reply to it\n"
+      "  redo   play again a move you took back, and its reply\n"
       "  board  draw the board again\n"
       "  help   this text\n"
       "  quit   leave the game (Ctrl-D and Ctrl-C leave too)\n"
@@ -100,6 +102,54 @@ std::string legal_pits(const Board& board) {
   return text;
 }
 
+// Every move of the person's that gave away value: what it cost and what was better; or that
+// there was none. What the end of a game and a replay teach.
+std::string lesson(const Match& game, Player person, const Table& table) {
+  std::ostringstream text;
+  int costly = 0, cost = 0;
+  std::ostringstream moves;
+  for (const Match::Ply& ply : game.history()) {
+    if (ply.mover != person) continue;
+    const int best = table.value(ply.before);
+    const int played = table.move_value(ply.before, ply.pit);
+    if (played == best) continue;
+    const int move_number = static_cast<int>(&ply - game.history().data()) + 1;
+    const Pit better = *table.best_move(ply.before);
+    ++costly;
+    cost += best - played;
+    moves << "\n  move " << move_number << ", pit " << ply.pit.label() << " on " << ply.before
+          << ": it cost you "
+          << textio::counted(static_cast<unsigned>(best - played), "bead", "beads") << " (worth "
+          << textio::signed_number(played) << "; pit " << better.label() << " was worth "
+          << textio::signed_number(best) << ")";
+  }
+  if (costly == 0) return "You never gave away a bead: every move of yours was a best move.";
+  text << "Your costly " << (costly == 1 ? "move" : "moves") << ", which gave away "
+       << textio::counted(static_cast<unsigned>(cost), "bead", "beads")
+       << " in all:" << moves.str();
+  return text.str();
+}
+
+Names names_for(Player person) {
+  Names names;
+  names[static_cast<int>(person)] = "you";
+  names[static_cast<int>(opponent(person))] = "ioiwari";
+  return names;
+}
+
+// The result of a game that is over, for the person.
+std::string result_of(const Match& game, Player person, const Style& style) {
+  const int mine = game.bank(person);
+  const int theirs = game.bank(opponent(person));
+  std::string result =
+      "Game over: you " + std::to_string(mine) + ", ioiwari " + std::to_string(theirs) + ". ";
+  if (mine > theirs)
+    return result + style.good("You win by " + std::to_string(mine - theirs) + ".");
+  if (mine < theirs)
+    return result + style.bad("ioiwari wins by " + std::to_string(theirs - mine) + ".");
+  return result + "A tie.";
+}
+
 class TerminalGame {
  public:
   TerminalGame(std::istream& in, std::ostream& out, const Table& table, const PlayOptions& options)
@@ -108,29 +158,41 @@ class TerminalGame {
         table_(table),
         options_(options),
         style_(options.color),
-        game_(options.start) {
-    names_[static_cast<int>(options.person)] = "you";
-    names_[static_cast<int>(opponent(options.person))] = "ioiwari";
-  }
+        game_(options.start),
+        names_(names_for(options.person)),
+        random_(options.strategy_seed) {}
 
   int run() {
+    for (bool first = true;; first = false) {
+      const int code = one_game(first);
+      if (code != kAgain) return code;
+      game_ = Match(same_start_ || !options_.next_start ? game_.start() : options_.next_start());
+      redo_.clear();
+    }
+  }
+
+ private:
+  static constexpr int kAgain = -1;  // one_game(): the person plays again
+
+  int one_game(bool first) {
     std::ostringstream greeting;
     greeting << style_.bold("Ioiwari") << ": you are player " << number(options_.person)
              << (options_.person == Player::first ? " and move first" : "; ioiwari moves first")
              << ". Start: " << game_.start();
-    if (options_.seed) greeting << " (drawn by --seed " << *options_.seed << ")";
+    if (first && options_.seed) greeting << " (drawn by --seed " << *options_.seed << ")";
+    if (options_.strategy != Strategy::optimal)
+      greeting << ". ioiwari plays " << name(options_.strategy) << " moves, not the best";
     greeting << ". Type help for the commands.";
     say(greeting.str());
     draw();
     while (!game_.over()) {
       if (game_.to_move() != options_.person) {
-        game_.play(*table_.best_move(game_.board()));
-        say(describe_last_move(game_, names_, style_));
-        if (!game_.over()) draw();
+        reply();
         continue;
       }
       out_ << "move " << game_.move_number() << ", your turn [" << legal_pits(game_.board())
-           << ", hint, undo, help]> " << std::flush;
+           << ", hint" << (can_undo() ? ", undo" : "") << (redo_.empty() ? "" : ", redo")
+           << ", board, help, quit]> " << std::flush;
       std::string line;
       if (!std::getline(in_, line)) {
         const bool interrupted = options_.interrupted();
@@ -138,20 +200,71 @@ class TerminalGame {
              << (interrupted ? "Interrupted" : "End of input") << ": game left at move "
              << game_.move_number() << ", banks you " << game_.bank(options_.person) << ", ioiwari "
              << game_.bank(opponent(options_.person)) << ".\n";
+        keep();
         return interrupted ? kInterruptedExit : 0;
       }
-      if (!obey(parse_command(line, game_.board().size()))) return 0;
+      if (!obey(parse_command(line, game_.board().size()))) {
+        keep();
+        return 0;
+      }
     }
-    draw();
-    summary();
-    return 0;
+    say(result_of(game_, options_.person, style_));
+    say(lesson(game_, options_.person, table_));
+    keep();
+    return again() ? kAgain : 0;
   }
 
- private:
+  // ioiwari's move: its strategy's, described and drawn.
+  void reply() {
+    const Pit pit = options_.strategy == Strategy::optimal
+                        ? *table_.best_move(game_.board())
+                        : choose_move(options_.strategy, game_.board(), table_, random_);
+    game_.play(pit);
+    say(describe_last_move(game_, names_, style_));
+    draw();
+  }
+
+  // After a game: whether the person plays another (only where a new start can be had).
+  bool again() {
+    if (!options_.next_start) return false;
+    out_ << "Play again? [y: a new start, s: the same start, n]> " << std::flush;
+    std::string line;
+    if (!std::getline(in_, line)) {
+      out_ << '\n';
+      return false;
+    }
+    const Command said = parse_command(line, 1);
+    const std::string answer =
+        said.text.empty()
+            ? ""
+            : std::string(
+                  1, static_cast<char>(std::tolower(static_cast<unsigned char>(said.text[0]))));
+    if (answer == "s") {
+      same_start_ = true;
+      return true;
+    }
+    same_start_ = false;
+    return answer == "y";
+  }
+
+  void keep() {
+    if (options_.keep) options_.keep(game_);
+  }
+
   void draw() { draw_board(out_, game_, names_, style_); }
   // Prose for the person, one paragraph wrapped to the terminal's width.
-  void say(const std::string& text) { out_ << textio::wrap(text, width()) << '\n'; }
+  void say(const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      out_ << textio::wrap(line, width()) << '\n';
+  }
   std::size_t width() const { return static_cast<std::size_t>(std::max(options_.columns, 20)); }
+
+  bool can_undo() const {
+    const auto& history = game_.history();
+    return std::any_of(history.begin(), history.end(),
+                       [&](const Match::Ply& ply) { return ply.mover == options_.person; });
+  }
 
   // Carries out one command; false when the person quits.
   bool obey(const Command& command) {
@@ -164,8 +277,10 @@ class TerminalGame {
               " is empty: choose a pit with beads (" + legal_pits(game_.board()) + ").");
           break;
         }
+        redo_.clear();
         game_.play(command.pit);
         say(describe_last_move(game_, names_, style_));
+        draw();
         break;
       case Command::Kind::no_such_pit:
         say("There is no pit " + command.text + ": the pits are 1 to " +
@@ -183,6 +298,9 @@ class TerminalGame {
         break;
       case Command::Kind::undo:
         undo();
+        break;
+      case Command::Kind::redo:
+        redo();
         break;
       case Command::Kind::board:
         draw();
@@ -213,64 +331,42 @@ class TerminalGame {
   }
 
   void undo() {
-    const auto& history = game_.history();
-    const bool moved = std::any_of(history.begin(), history.end(), [&](const Match::Ply& ply) {
-      return ply.mover == options_.person;
-    });
-    if (!moved) {
+    if (!can_undo()) {
       out_ << "Nothing to undo: you have not moved yet.\n";
       return;
     }
+    // The moves taken back, last first, so that redo plays them again in their order.
     int taken = 0;
     while (game_.history().back().mover != options_.person) {
+      redo_.push_back(game_.history().back().pit);
       game_.undo();
       ++taken;
     }
     const Pit pit = game_.history().back().pit;
+    redo_.push_back(pit);
     game_.undo();
     out_ << "Took back your move from pit " << pit.label()
          << (taken > 0 ? " and ioiwari's reply" : "") << ".\n";
     draw();
   }
 
-  void summary() {
-    const std::string taught = lesson();  // read from the table before anything is said
-    const int mine = game_.bank(options_.person);
-    const int theirs = game_.bank(opponent(options_.person));
-    std::string result =
-        "Game over: you " + std::to_string(mine) + ", ioiwari " + std::to_string(theirs) + ". ";
-    if (mine > theirs) {
-      result += style_.good("You win by " + std::to_string(mine - theirs) + ".");
-    } else if (mine < theirs) {
-      result += style_.bad("ioiwari wins by " + std::to_string(theirs - mine) + ".");
-    } else {
-      result += "A tie.";
+  void redo() {
+    if (redo_.empty()) {
+      out_ << "Nothing to redo: no move was taken back since your last move.\n";
+      return;
     }
-    say(result);
-    say(taught);
-  }
-
-  // The first of the person's moves that gave away value, what it cost and what was better; or
-  // that there was none.
-  std::string lesson() const {
-    std::ostringstream text;
-    text << "You never gave away a bead: every move of yours was a best move.";
-    for (const Match::Ply& ply : game_.history()) {
-      if (ply.mover != options_.person) continue;
-      const int best = table_.value(ply.before);
-      const int played = table_.move_value(ply.before, ply.pit);
-      if (played == best) continue;
-      const int move_number = static_cast<int>(&ply - game_.history().data()) + 1;
-      const Pit better = *table_.best_move(ply.before);
-      text.str("");
-      text << "Your first costly move was move " << move_number << ", pit " << ply.pit.label()
-           << " on " << ply.before << ": it cost you " << best - played
-           << (best - played == 1 ? " bead" : " beads") << " (worth "
-           << textio::signed_number(played) << "; pit " << better.label() << " was worth "
-           << textio::signed_number(best) << ").";
-      break;
+    // The person's move taken back, and ioiwari's replies that followed it.
+    const Pit pit = redo_.back();
+    redo_.pop_back();
+    game_.play(pit);
+    say(describe_last_move(game_, names_, style_));
+    draw();
+    while (!redo_.empty() && !game_.over() && game_.to_move() != options_.person) {
+      game_.play(redo_.back());
+      redo_.pop_back();
+      say(describe_last_move(game_, names_, style_));
+      draw();
     }
-    return text.str();
   }
 
   std::istream& in_;
@@ -280,6 +376,9 @@ class TerminalGame {
   Style style_;
   Match game_;
   Names names_;
+  Random random_;
+  std::vector<Pit> redo_;  // moves taken back, the next to play again last
+  bool same_start_ = false;
 };
 
 }  // namespace
@@ -287,6 +386,41 @@ class TerminalGame {
 int play_terminal(std::istream& in, std::ostream& out, const Table& table,
                   const PlayOptions& options) {
   return TerminalGame(in, out, table, options).run();
+}
+
+void replay_terminal(std::ostream& out, const Table& table, const GameRecord& record,
+                     const PlayOptions& options) {
+  const Style style(options.color);
+  const Names names = names_for(record.person);
+  const auto say = [&](const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      out << textio::wrap(line, static_cast<std::size_t>(std::max(options.columns, 20))) << '\n';
+  };
+  Match game(record.start);
+  say(style.bold("Ioiwari") + ", a recorded game: you were player " +
+      std::to_string(number(record.person)) + ", ioiwari played " +
+      std::string(name(record.opponent)) + " moves. Start: " +
+      [&] {
+        std::ostringstream start;
+        start << record.start;
+        return start.str();
+      }() +
+      ".");
+  draw_board(out, game, names, style);
+  for (const Pit pit : record.moves) {
+    game.play(pit);
+    say(describe_last_move(game, names, style));
+    draw_board(out, game, names, style);
+  }
+  if (game.over()) {
+    say(result_of(game, record.person, style));
+  } else {
+    say("The game was left at move " + std::to_string(game.move_number()) + ", banks you " +
+        std::to_string(game.bank(record.person)) + ", ioiwari " +
+        std::to_string(game.bank(opponent(record.person))) + ".");
+  }
+  say(lesson(game, record.person, table));
 }
 
 Names TerminalView::names() const {

@@ -267,6 +267,20 @@ TEST_CASE("a document that cannot be written exits 6 and says so", "[e2e]") {
   }
 }
 
+TEST_CASE("a document whose reader went away stops quietly, with status 6", "[e2e]") {
+  // `ioiwari starts --pits 9 | head -2`: the reader closes, as grep and ls are left.
+  for (const std::string command : {"starts --pits 9", "help", "analyze 0 0 0 0 0 1 1"}) {
+    INFO(command);
+    ioiwari::test::RunOptions options;
+    options.close_output = true;
+    const auto run = ioiwari::test::run_program(
+        {"/bin/sh", "-c", std::string("exec '") + IOIWARI_BINARY + "' " + command}, "", options);
+    CHECK_FALSE(run.signaled);
+    CHECK(run.status == to_int(ExitCode::output_closed));
+    CHECK(run.err.empty());
+  }
+}
+
 namespace {
 
 // Runs ioiwari with `arguments` (shell words) under a pseudo-terminal made by script(1) from
@@ -299,7 +313,7 @@ const Board kExample = *Board::from_counts(std::vector{4, 3, 2, 4, 2, 3, 2}, Rin
 
 TEST_CASE("a whole game of play at a terminal, in colour", "[e2e][terminal]") {
   ChildProcess child(under_terminal("play --start '4 3 2 4 2 3 2'"));
-  child.write("hint\n9\n" + perfect_moves(kExample, Player::first));
+  child.write("hint\n9\n" + perfect_moves(kExample, Player::first) + "n\n");
   const Outcome outcome = collect(child);
   CHECK(outcome.success());
   CHECK(outcome.out.find("pit 2: +2  pit 4: +2  pit 7: +2") != std::string::npos);
@@ -314,7 +328,7 @@ TEST_CASE("NO_COLOR, and TERM=dumb, turn colour off at a terminal", "[e2e][termi
     INFO((no_color ? "NO_COLOR=1" : "TERM=dumb"));
     ChildProcess child(
         under_terminal("play --start '4 3 2 4 2 3 2'", no_color, no_color ? "xterm" : "dumb"));
-    child.write(perfect_moves(kExample, Player::first));
+    child.write(perfect_moves(kExample, Player::first) + "n\n");  // no second game
     const Outcome outcome = collect(child);
     CHECK(outcome.success());
     CHECK(outcome.out.find("You win by 2.") != std::string::npos);
@@ -424,7 +438,7 @@ TEST_CASE(
   CHECK(outcome.success());
   // The pseudo-terminal turns each line end into CR LF.
   CHECK(outcome.out.find("\r\x1b[Kreferee: 1/2 games, 1 won, 0 not won, ") != std::string::npos);
-  CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 2 games (2 starts x 1 strategies), 1 job") !=
+  CHECK(outcome.out.find("\r\x1b[Kioiwari referee: 2 games (2 starts x 1 strategy), 1 job") !=
         std::string::npos);
   // With --quiet or --json, no line at all.
   for (const char* quiet : {"--quiet", "--json"}) {

@@ -17,12 +17,6 @@ using ioiwari::test::table;
 
 namespace {
 
-// The screen's lines joined into one: what prose says, however it was wrapped.
-std::string joined(std::string screen) {
-  std::replace(screen.begin(), screen.end(), '\n', ' ');
-  return screen;
-}
-
 Board board(std::vector<int> counts) {
   return *Board::from_counts(counts, Ring::ioi());
 }
@@ -44,6 +38,12 @@ PlayOptions options_for(const Board& start, Player person = Player::first) {
   options.start = start;
   options.person = person;
   return options;
+}
+
+// The screen's lines joined into one: what prose says, however it was wrapped.
+std::string joined(std::string screen) {
+  std::replace(screen.begin(), screen.end(), '\n', ' ');
+  return screen;
 }
 
 bool has(const std::string& screen, const std::string& text) {
@@ -206,7 +206,7 @@ TEST_CASE("a person who plays perfectly wins and is told so", "[terminal]") {
   CHECK(has(session.screen, "You never gave away a bead"));
 }
 
-TEST_CASE("a person who errs is shown the first costly move and what was better", "[terminal]") {
+TEST_CASE("a person who errs is shown the costly move and what was better", "[terminal]") {
   // From the example start pit 2, 4 and 7 are worth +2, pit 5 only -2 (table analysis).
   std::string typed = "5\n";
   Match game(kExample);
@@ -221,8 +221,37 @@ TEST_CASE("a person who errs is shown the first costly move and what was better"
   const Session session = play(typed, options_for(kExample));
   CHECK(session.code == 0);
   CHECK(has(joined(session.screen),
-            "Your first costly move was move 1, pit 5 on 4 3 2 4 2 3 2: it cost you 4 beads "
-            "(worth -2; pit 2 was worth +2)."));
+            "Your costly move, which gave away 4 beads in all:   move 1, pit 5 on 4 3 2 4 2 3 2: "
+            "it cost you 4 beads (worth -2; pit 2 was worth +2) "));
+}
+
+TEST_CASE("the lesson names every costly move, not only the first", "[terminal]") {
+  // The person plays the worst move at every turn.
+  std::string typed;
+  Match game(kExample);
+  std::vector<std::string> costly;
+  while (!game.over()) {
+    Pit pit = *table().best_move(game.board());
+    if (game.to_move() == Player::first) {
+      const std::vector<PitValue> moves = table().analyze(game.board());
+      pit = moves.back().pit;
+      if (moves.back().value != moves.front().value) {
+        costly.push_back("  move " + std::to_string(game.move_number()) + ", pit " +
+                         std::to_string(pit.label()) + " on ");
+      }
+      typed += std::to_string(pit.label()) + "\n";
+    }
+    game.play(pit);
+  }
+  REQUIRE(costly.size() >= 2);
+  const Session session = play(typed, options_for(kExample));
+  CHECK(has(session.screen, "Your costly moves, which gave away "));
+  std::size_t at = 0;
+  for (const std::string& move : costly) {
+    INFO(move);
+    at = session.screen.find(move, at);
+    CHECK(at != std::string::npos);
+  }
 }
 
 TEST_CASE("playing second, ioiwari moves first", "[terminal]") {
@@ -306,4 +335,134 @@ TEST_CASE("the protocol view draws the game on its own stream, and the moves sta
   CHECK(has(screen.str(), "Ioiwari played pit 2 (3 beads)"));
   CHECK(has(screen.str(), "You played pit 3"));
   CHECK(has(screen.str(), "move 2, your move as player 2 [1, 3, 4, 6, 7]> "));
+}
+
+TEST_CASE("your own move is drawn, its changes marked, before ioiwari's reply", "[terminal]") {
+  const Session session = play("2\n", options_for(kExample));
+  const std::string& screen = session.screen;
+  const auto mine = screen.find("You played pit 2");
+  const auto reply = screen.find("Ioiwari played pit 3");
+  REQUIRE(mine != std::string::npos);
+  REQUIRE(reply != std::string::npos);
+  // Between them, the board after your move alone: 4 0 3 5 0 3 2, pit 2 just played, pits 3 to 5
+  // changed, your bank 3 (you captured pit 5).
+  const std::string board = screen.substr(mine, reply - mine);
+  CHECK(has(board, "2*"));
+  CHECK(has(board, "[0]"));
+  CHECK(has(board, "[3]"));
+  CHECK(has(board, "[5]"));
+  CHECK(has(board, "bank of you (player 1): 3"));
+  CHECK(has(board, "move 2: ioiwari to play"));
+}
+
+TEST_CASE("the prompt offers what can be done now: undo once you moved, redo once you undid",
+          "[terminal]") {
+  const Session session = play("2\nundo\nredo\n", options_for(kExample));
+  const std::string& screen = session.screen;
+  CHECK(has(screen, "move 1, your turn [1, 2, 3, 4, 5, 6, 7, hint, board, help, quit]> "));
+  CHECK(has(screen, "move 3, your turn [1, 4, 5, 6, hint, undo, board, help, quit]> "));
+  CHECK(has(screen, "move 1, your turn [1, 2, 3, 4, 5, 6, 7, hint, redo, board, help, quit]> "));
+  CHECK(has(screen, "Took back your move from pit 2 and ioiwari's reply."));
+  // Redo plays the move and the reply that were taken back: the game is where it was.
+  const std::string after = screen.substr(screen.rfind("Took back"));
+  CHECK(has(after, "You played pit 2"));
+  CHECK(has(after, "Ioiwari played pit 3"));
+  CHECK(play("redo\n", options_for(kExample)).screen.find("Nothing to redo") != std::string::npos);
+}
+
+TEST_CASE("a weaker opponent plays its strategy's moves, and says so", "[terminal]") {
+  PlayOptions options = options_for(kExample);
+  options.strategy = Strategy::greedy;
+  options.strategy_seed = 7;
+  const Session session = play("2\n", options);
+  CHECK(has(joined(session.screen), "ioiwari plays greedy moves, not the best"));
+  // After 2 the board is 4 0 3 5 0 3 2: greedy's reply, drawn with the same seed.
+  Match game(kExample);
+  game.play(*Pit::from_label(2, kPits));
+  Random random(7);
+  const Pit reply = choose_move(Strategy::greedy, game.board(), table(), random);
+  CHECK(has(session.screen, "Ioiwari played pit " + std::to_string(reply.label()) + " ("));
+}
+
+TEST_CASE("each game is kept when it ends or is left, and plays back as it went", "[terminal]") {
+  std::vector<std::string> kept;
+  PlayOptions options = options_for(kExample);
+  options.keep = [&](const Match& game) {
+    kept.push_back(write_game_record(game, options.person, options.strategy));
+  };
+  const Session session = play(perfect_moves(kExample, Player::first), options);
+  REQUIRE(kept.size() == 1);
+  const std::vector<GameRecord> records = read_game_records(kept.front());
+  REQUIRE(records.size() == 1);
+  CHECK(records.front().start == kExample);
+  std::ostringstream replayed;
+  replay_terminal(replayed, table(), records.front(), options);
+  const std::string screen = replayed.str();
+  CHECK(has(screen, "a recorded game: you were player 1, ioiwari played optimal moves"));
+  CHECK(has(screen, "Game over: you 11, ioiwari 9. You win by 2."));
+  CHECK(has(screen, "You never gave away a bead"));
+  // Every move the game showed, the replay shows, in order.
+  std::size_t at = 0;
+  for (std::size_t from = 0; (from = session.screen.find("played pit ", from)) != std::string::npos;
+       ++from) {
+    const std::string move = session.screen.substr(from, session.screen.find(')', from) - from);
+    at = screen.find(move, at);
+    CHECK(at != std::string::npos);
+  }
+  // A game left is kept too, as far as it went.
+  kept.clear();
+  play("2\nquit\n", options);
+  REQUIRE(kept.size() == 1);
+  CHECK(read_game_records(kept.front()).front().moves.size() == 2);
+  std::ostringstream left;
+  replay_terminal(left, table(), read_game_records(kept.front()).front(), options);
+  CHECK(has(left.str(), "The game was left at move 3"));
+}
+
+TEST_CASE("play again: a new start, the same start, or not", "[terminal]") {
+  const Board other = board({2, 4, 3, 2, 3, 4, 2});
+  PlayOptions options = options_for(kExample);
+  options.next_start = [&] { return other; };
+  const Session again = play(perfect_moves(kExample, Player::first) + "y\nquit\n", options);
+  CHECK(has(again.screen, "Play again? [y: a new start, s: the same start, n]> "));
+  CHECK(has(again.screen, "Start: 2 4 3 2 3 4 2"));
+  const Session same = play(perfect_moves(kExample, Player::first) + "s\n" +
+                                perfect_moves(kExample, Player::first) + "n\n",
+                            options);
+  std::size_t wins = 0;
+  for (std::size_t at = 0; (at = same.screen.find("You win by 2.", at)) != std::string::npos; ++at)
+    ++wins;
+  CHECK(wins == 2);
+  CHECK(same.code == 0);
+  const Session done = play(perfect_moves(kExample, Player::first) + "n\n", options);
+  CHECK(done.code == 0);
+  CHECK_FALSE(has(done.screen, "Start: 2 4 3 2 3 4 2"));
+}
+
+TEST_CASE("a record file is read strictly, naming the line at fault", "[terminal][input]") {
+  const std::string good =
+      "ioiwari record 1\npits 7\ncapacity 5\nstart 4 3 2 4 2 3 2\nyou 1\nopponent optimal\n"
+      "moves 2 3\n";
+  CHECK(read_game_records(good + "\n" + good).size() == 2);
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {"", "no game is recorded"},
+           {"ioiwari record 2\n", "line 1: a game begins"},
+           {"ioiwari record 1\npits 7\ncapacity 5\nstart 4 3 2 4 2 3 2\nyou 3\n",
+            "line 5: you are"},
+           {"ioiwari record 1\npits 7\ncapacity 5\nstart 4 3 2 4 2 3 2\nyou 1\nopponent optimal\n"
+            "moves 2 2\n",
+            "line 7: move 2, pit 2, is not legal on 4 0 3 5 0 3 2"},
+           {"ioiwari record 1\npits 7\ncapacity 5\nstart 4 3 2 4 2 3\nyou 1\n",
+            "line 4: the start"},
+           {"ioiwari record 1\npits 17\ncapacity 5\n", "line 3: no ring"},
+           {good.substr(0, good.size() - 1), "no newline"},
+       }) {
+    INFO(text);
+    try {
+      read_game_records(text);
+      FAIL("read");
+    } catch (const GameRecordError& error) {
+      CHECK(std::string(error.what()).find(says) != std::string::npos);
+    }
+  }
 }

@@ -10,7 +10,10 @@
 #include <string_view>
 
 #include "ioiwari/core/match.hpp"
+#include "ioiwari/core/random.hpp"
+#include "ioiwari/core/strategy.hpp"
 #include "ioiwari/core/table.hpp"
+#include "ioiwari/input/game_record.hpp"
 #include "ioiwari/play/render.hpp"
 #include "ioiwari/player/protocol.hpp"
 
@@ -24,6 +27,7 @@ struct Command {
     help,
     hint,
     undo,
+    redo,
     board,
     quit,
     nothing,     // an empty line
@@ -42,20 +46,34 @@ struct PlayOptions {
   Board start;
   std::optional<std::uint64_t> seed;  // the seed that drew the start, if one did
   Player person = Player::first;
+  // How ioiwari chooses its moves: optimal plays Table::best_move(), the lowest-labelled best
+  // move, so that a game goes the same way every time; the others (strategy.hpp) draw among
+  // their choices with `strategy_seed`.
+  Strategy strategy = Strategy::optimal;
+  std::uint64_t strategy_seed = 0;
   bool color = false;
   int columns = 80;  // prose is wrapped to this width
   // Asked when input ends: true when it ended because of Ctrl-C.
   std::function<bool()> interrupted = [] { return false; };
+  // Told each game when it ends or is left, to keep it (`--record`); empty: not kept.
+  std::function<void(const Match& game)> keep;
+  // A new start for "play again" after a game ends; empty: the question is not asked.
+  std::function<Board()> next_start;
 };
 
 // Exit status of `ioiwari play` when Ctrl-C ended the game (128 + SIGINT, as shells report it).
 inline constexpr int kInterruptedExit = 130;
 
-// Plays one game between the person (typing on `in`) and the table, writing everything to
-// `out`. Returns 0 when the game ended, the person quit or input ended; kInterruptedExit on
-// Ctrl-C.
+// Plays games between the person (typing on `in`) and the table, writing everything to `out`:
+// one, and more while the person asks to play again. Returns 0 when the games ended, the person
+// quit or input ended; kInterruptedExit on Ctrl-C.
 int play_terminal(std::istream& in, std::ostream& out, const Table& table,
                   const PlayOptions& options);
+
+// Plays a recorded game back on `out`: each move described and the board after it, then the
+// result and the lesson, as the game itself showed them. `record`'s ring is the table's.
+void replay_terminal(std::ostream& out, const Table& table, const GameRecord& record,
+                     const PlayOptions& options);
 
 // Shows a protocol game to a person on `out` (standard error): the board after each move,
 // what the move did, and a prompt before each read.
