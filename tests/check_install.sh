@@ -53,6 +53,19 @@ cmake --build "$consumer" >/dev/null || fail "the example did not build against 
   fail "the example built against the installed library did not solve tic-tac-toe"
 [ -f "$prefix/include/negamax/conformance.hpp" ] || fail "the conformance check is not installed"
 
+# The library alone, as library.md installs it: from a build tree configured and not built,
+# which has no program to install.
+lonely=$(mktemp -d)
+trap 'rm -rf "$prefix" "$consumer" "$lonely"' EXIT
+cmake -S "$here/.." -B "$lonely/build" -G Ninja -DIOIWARI_BUILD_TESTS=OFF >/dev/null ||
+  fail "a build tree for the library alone was not configured"
+cmake --install "$lonely/build" --component negamax --prefix "$lonely/prefix" >/dev/null ||
+  fail "cmake --install --component negamax failed in a build tree with nothing built"
+[ -f "$lonely/prefix/include/negamax/negamax.hpp" ] && \
+  [ -f "$lonely/prefix/lib/cmake/negamax/negamaxConfig.cmake" ] ||
+  fail "the library alone was not installed"
+[ ! -e "$lonely/prefix/bin" ] || fail "installing the library alone installed programs"
+
 # The manual pages render with no warning, as man and as groff see them.
 for page in ioiwari ioiwari-puzzles; do
   warnings=$(MANWIDTH=80 man --warnings -l "$man1/$page.1" 2>&1 >/dev/null)

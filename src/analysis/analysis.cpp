@@ -97,7 +97,8 @@ void write_analysis(std::ostream& out, const Analysis& analysis, bool json) {
     return;
   }
   out << "board " << analysis.board << " (code " << analysis.board.code() << "), "
-      << analysis.board.total() << " beads\n";
+      << textio::counted(static_cast<unsigned long long>(analysis.board.total()), "bead", "beads")
+      << "\n";
   if (analysis.moves.empty()) {
     out << "every pit is empty: the game is over\n";
     return;

@@ -1,4 +1,5 @@
 #include "ioiwari/bench/bench.hpp"
+#include "textio/number.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -105,14 +106,18 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
   } else {
     out << std::fixed << std::setprecision(3);
     if (result.named) out << "ring of " << result.ring.describe() << ": ";
-    out << "table build, " << result.runs << " runs: median " << result.median_ms << " ms (fastest "
-        << result.fastest_ms << ", slowest " << result.slowest_ms << ")\n"
-        << "boards per second: " << std::setprecision(0) << result.boards_per_second() << '\n'
+    out << "table build, " << textio::counted(result.runs, "run", "runs") << ": median "
+        << result.median_ms << " ms (fastest " << result.fastest_ms << ", slowest "
+        << result.slowest_ms << ")\n"
+        << "classes solved per second: " << std::setprecision(0) << result.positions_per_second()
+        << " (" << result.positions << " classes, the table of all " << result.boards
+        << " boards)\n"
         << "signature: " << result.positions << " positions, checksum " << std::hex << std::setw(16)
         << std::setfill('0') << result.checksum << '\n';
     if (const auto& negamax = result.negamax) {
       out << std::dec << std::setprecision(3) << "generic negamax (include/negamax), "
-          << result.runs << " runs: median " << negamax->median_ms << " ms\n"
+          << textio::counted(result.runs, "run", "runs") << ": median " << negamax->median_ms
+          << " ms\n"
           << "positions per second: " << std::setprecision(0) << negamax->positions_per_second()
           << " (" << negamax->positions << " positions) against the table's "
           << result.positions_per_second() << " (" << result.positions << ")\n"
@@ -122,8 +127,8 @@ void write_bench(std::ostream& out, const BenchResult& result, bool json) {
           << '\n';
     }
     if (const auto& process = result.process) {
-      out << std::dec << std::setprecision(3) << "a whole game as a process, " << process->runs
-          << " runs: median " << process->game_ms
+      out << std::dec << std::setprecision(3) << "a whole game as a process, "
+          << textio::counted(process->runs, "run", "runs") << ": median " << process->game_ms
           << " ms; ioiwari --version: " << process->version_ms << " ms\n"
           << "minor page faults: " << process->game_faults << " a game, " << process->version_faults
           << " for --version (" << process->game_faults - process->version_faults << " more)\n";

@@ -65,12 +65,13 @@ constexpr Option kRing[] = {
 
 constexpr Option kTable[] = {
     {opt::table, "FILE", Value::text,
-     "play from a table file that 'ioiwari solve' wrote instead of solving the ring; status 7 "
-     "when it is not a table, is damaged, is not the ring's true table, is of another ring, or "
-     "changes while in use"},
+     "play from a table file that 'ioiwari solve' wrote instead of solving the ring, and, given "
+     "neither --pits nor --capacity, play its ring; status 7 when it is not a table, is damaged, "
+     "is not the ring's true table, is of another ring, or changes while in use"},
     {opt::trust_table, "", Value::none,
-     "use --table even when ioiwari does not know the true root of its ring (a ring solved "
-     "only by ioiwari-mpi); check the file with 'ioiwari verify' first"},
+     "use --table even when the true root of its ring is neither built in nor recorded by "
+     "'ioiwari verify' (a ring solved only by ioiwari-mpi), and say so: its values are then "
+     "the file's"},
 };
 
 constexpr Option kJson[] = {
@@ -124,11 +125,25 @@ constexpr Option kPlayOptions[] = {
     {opt::first, "", Value::none, "you move first (the default: the first player can win)"},
     {opt::second, "", Value::none, "ioiwari moves first"},
     {opt::start, "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
-    {opt::seed, "N", Value::integer, "draws the random start reproducibly", "", 0, kMaxSeed},
+    {opt::seed, "N", Value::integer,
+     "draws the random start, and ioiwari's random choices, "
+     "reproducibly",
+     "", 0, kMaxSeed},
+    {opt::strategy, "S", Value::choice,
+     "how ioiwari chooses its moves: optimal (the best, the lowest-labelled of them), greedy, "
+     "random or weakest, for a weaker opponent",
+     "optimal", 0, 0, kStrategies},
+    {opt::record, "FILE", Value::text,
+     "add each game to FILE when it ends or is left, to play it back with --replay"},
+    {opt::replay, "FILE", Value::text,
+     "play back the games recorded in FILE: every move, the board after it, and the lesson"},
     {opt::no_color, "", Value::none,
      "no colour (nor when NO_COLOR is set, TERM is dumb, or the output is not a terminal)"},
 };
-constexpr Conflict kPlayConflicts[] = {{opt::first, opt::second}, {opt::start, opt::seed}};
+constexpr Conflict kPlayConflicts[] = {{opt::first, opt::second},    {opt::start, opt::seed},
+                                       {opt::replay, opt::first},    {opt::replay, opt::second},
+                                       {opt::replay, opt::start},    {opt::replay, opt::seed},
+                                       {opt::replay, opt::strategy}, {opt::replay, opt::record}};
 constexpr Exit kPlayExits[] = {
     {code(ExitCode::ok), "the game ended, or was left (quit, end of input)"},
     kUsageExit,

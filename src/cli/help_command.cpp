@@ -14,8 +14,12 @@ int written(Invocation& call, int status) {
   call.out.flush();
   if (call.out) return status;
   const int error = call.environment.output_error();
-  call.complain("cannot write standard output" +
-                (error != 0 ? ": " + std::string(std::strerror(error)) : std::string()));
+  // A reader that went away (`ioiwari starts | head`) wanted no more: the status says so, and
+  // nothing is said, as grep and ls say nothing. Any other failure is said.
+  if (error != EPIPE) {
+    call.complain("cannot write standard output" +
+                  (error != 0 ? ": " + std::string(std::strerror(error)) : std::string()));
+  }
   return to_int(ExitCode::output_closed);
 }
 
@@ -41,7 +45,10 @@ void write_overview(std::ostream& out, int width) {
         << std::string(command.name.size() < 8 ? 10 - command.name.size() : 2, ' ')
         << command.summary << '\n';
   }
+  // The groups many commands share, by their titles; the untitled ones (--json, --quiet) are
+  // each command's own and are listed in its help.
   for (const OptionGroup& group : option_groups()) {
+    if (group.title.empty()) continue;
     out << '\n'
         << textio::wrap(std::string(group.title) + ": " + std::string(group.about), columns)
         << '\n';

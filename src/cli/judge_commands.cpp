@@ -20,6 +20,7 @@
 #include "ioiwari/input/game_file.hpp"
 #include "ioiwari/judge/judge_system.hpp"
 #include "ioiwari/judge/referee.hpp"
+#include "textio/number.hpp"
 #include "textio/quoted.hpp"
 
 namespace ioiwari::cli {
@@ -164,8 +165,9 @@ int run_interact(Invocation& call) {
   RingSetup setup(call, game.ring);
   const Table& table = table_for(setup, game);
   if (table.value(game.start) != value) {
-    return judge_error(answer + ": the start's value with perfect play is " +
-                       std::to_string(table.value(game.start)) + ", not " + std::to_string(value));
+    return judge_error(answer + ": it says 'value " + textio::signed_number(value) +
+                       "', but the start's value with perfect play is " +
+                       textio::signed_number(table.value(game.start)));
   }
   const SystemGame judged = judge_system_game(call.in, call.out, table, game);
   // No score.txt: the problem is pass-fail, and problemtools judges a score file of a problem

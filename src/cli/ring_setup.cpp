@@ -55,10 +55,24 @@ RingSetup::RingSetup(const Invocation& call, Ring ring) : call_(call), ring_(rin
   if (call.parsed.command().takes(Group::table)) file_ = call.parsed.text(opt::table);
 }
 
-// Their defaults are the IOI ring's (the option table takes them from Ring::ioi()).
-RingSetup::RingSetup(const Invocation& call)
-    : RingSetup(call, Ring{static_cast<int>(*call.parsed.number(opt::pits)),
-                           static_cast<int>(*call.parsed.number(opt::capacity))}) {
+namespace {
+
+// The ring a command plays: --pits and --capacity, whose defaults are the IOI ring's (the
+// option table takes them from Ring::ioi()); or, given neither, the ring of the table file
+// given, which says which ring it is.
+Ring ring_of(const Invocation& call) {
+  const Parsed& parsed = call.parsed;
+  if (parsed.command().takes(Group::table) && parsed.given(opt::table) &&
+      !parsed.given(opt::pits) && !parsed.given(opt::capacity)) {
+    return table_ring(*parsed.text(opt::table));
+  }
+  return Ring{static_cast<int>(*parsed.number(opt::pits)),
+              static_cast<int>(*parsed.number(opt::capacity))};
+}
+
+}  // namespace
+
+RingSetup::RingSetup(const Invocation& call) : RingSetup(call, ring_of(call)) {
   const Parsed& parsed = call.parsed;
   if (const auto range = parsed.range(opt::start_range)) {
     rule_.min_beads = static_cast<int>(range->first);
@@ -101,8 +115,10 @@ void RingSetup::check_rule() const {
   const std::string range =
       std::to_string(rule_.min_beads) + ".." + std::to_string(rule_.max_beads);
   if (rule_.max_beads > ring_.capacity) {
-    throw UsageError("--start-range " + range + ": a pit holds at most " +
-                     std::to_string(ring_.capacity) + " beads (--capacity)");
+    throw UsageError(
+        "--start-range " + range + ": a pit holds at most " +
+        textio::counted(static_cast<unsigned long long>(ring_.capacity), "bead", "beads") +
+        " (--capacity)");
   }
   if (rule_.min_beads > rule_.max_beads) {
     throw UsageError("--capacity " + std::to_string(ring_.capacity) + ": the default start range " +
@@ -111,10 +127,10 @@ void RingSetup::check_rule() const {
   const int least = ring_.pits * rule_.min_beads;
   const int most = ring_.pits * rule_.max_beads;
   if (rule_.beads < least || rule_.beads > most) {
-    const std::string holds = "no start of " + std::to_string(ring_.pits) + " pits with " + range +
-                              " beads each holds " + std::to_string(rule_.beads) +
-                              " beads (they hold " + std::to_string(least) + " to " +
-                              std::to_string(most) + ")";
+    const std::string holds =
+        "no start of " + std::to_string(ring_.pits) + " pits with " + range + " beads each holds " +
+        textio::counted(static_cast<unsigned long long>(rule_.beads), "bead", "beads") +
+        " (they hold " + std::to_string(least) + " to " + std::to_string(most) + ")";
     if (beads_given_) {
       throw UsageError("--start-beads " + std::to_string(rule_.beads) + ": " + holds);
     }

@@ -51,7 +51,7 @@ _ioiwari() {
       mapfile -t COMPREPLY < <(compgen -W "icpc cms" -- "$cur")
       return
       ;;
-    --record | --table | --out)
+    --record | --replay | --table | --out)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
@@ -74,7 +74,8 @@ _ioiwari() {
   esac
   local options
   case $command in
-    play) options="--first --second --start --seed --no-color --help $ring $table" ;;
+    play) options="--first --second --start --seed --strategy --record --replay --no-color --help
+                   $ring $table" ;;
     opponent) options="--start --seed --strategy --record --help $ring $table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
                       --wall-factor --memory --no-data-limit --processes --user --no-cgroups

@@ -1,7 +1,9 @@
 #include "ioiwari/core/match.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <ostream>
+#include <string>
 
 namespace ioiwari {
 
@@ -32,13 +34,21 @@ bool Match::undo() {
 }
 
 std::ostream& operator<<(std::ostream& out, const Match& game) {
-  out << "start          | " << game.start() << " | 0 0\n";
+  // The first column as wide as its widest row, "player 1 plays 16" on a ring of 16 pits.
+  const std::string plays = "player 1 plays ";
+  const std::size_t width = plays.size() + std::to_string(game.start().size()).size();
+  const auto column = [&](std::string text) {
+    text.resize(std::max(text.size(), width), ' ');
+    return text;
+  };
+  out << column("start") << " | " << game.start() << " | 0 0\n";
   std::array<int, 2> banks{};
   for (const Match::Ply& ply : game.history()) {
     banks[static_cast<int>(ply.mover)] += ply.result.mover_gain;
     banks[static_cast<int>(opponent(ply.mover))] += ply.result.opponent_gain;
-    out << "player " << number(ply.mover) << " plays " << ply.pit.label() << " | "
-        << ply.result.after << " | " << banks[0] << ' ' << banks[1] << '\n';
+    out << column("player " + std::to_string(number(ply.mover)) + " plays " +
+                  std::to_string(ply.pit.label()))
+        << " | " << ply.result.after << " | " << banks[0] << ' ' << banks[1] << '\n';
   }
   return out;
 }

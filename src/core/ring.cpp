@@ -1,5 +1,7 @@
 #include "ioiwari/core/ring.hpp"
 
+#include "textio/number.hpp"
+
 namespace ioiwari {
 
 std::string Ring::describe() const {
@@ -7,8 +9,8 @@ std::string Ring::describe() const {
 }
 
 std::string StartRule::describe() const {
-  return std::to_string(beads) + " beads, " + std::to_string(min_beads) + " to " +
-         std::to_string(max_beads) + " a pit";
+  return textio::counted(static_cast<unsigned long long>(beads), "bead", "beads") + ", " +
+         std::to_string(min_beads) + " to " + std::to_string(max_beads) + " a pit";
 }
 
 }  // namespace ioiwari

@@ -470,6 +470,14 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
   }
 }
 
+Ring table_ring(const std::string& path) {
+  try {
+    return TableFile(path, nullptr, RootBook::none(), true, 0).ring();
+  } catch (const std::bad_alloc&) {
+    out_of_memory(path);
+  }
+}
+
 TableCheck verify_table(const std::string& path, const VerifyOptions& options) {
   try {
     const TableFile file(path, nullptr, options.roots, true, options.memory);

@@ -40,7 +40,7 @@ TEST_CASE("bench reports for people and for machines", "[bench]") {
   write_bench(json, result, true);
   CHECK(text.str() ==
         "table build, 3 runs: median 2.000 ms (fastest 1.000, slowest 3.000)\n"
-        "boards per second: 139968000\n"
+        "classes solved per second: 20000000 (40000 classes, the table of all 279936 boards)\n"
         "signature: 40000 positions, checksum 0000000000000abc\n");
   CHECK(json.str() ==
         "{\"runs\": 3, \"median_ms\": 2.0000, \"fastest_ms\": 1.0000, \"slowest_ms\": 3.0000, "
@@ -82,4 +82,15 @@ TEST_CASE("bench times no process that does not play the game out, and says so",
   CHECK(err.str() ==
         "ioiwari: bench: '/bin/true' did not play a whole game as a child; no process figures\n");
   CHECK(out.str().find("process") == std::string::npos);
+}
+
+TEST_CASE("bench says one run in the singular", "[bench]") {
+  BenchResult result;
+  result.runs = 1;
+  result.median_ms = 2;
+  result.positions = 4;
+  result.boards = 10;
+  std::ostringstream text;
+  write_bench(text, result, false);
+  CHECK(text.str().starts_with("table build, 1 run: median "));
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -417,7 +418,7 @@ TEST_CASE("every command takes the ring options", "[cli][rings]") {
   CHECK(negamax.code == 0);
   CHECK(negamax.out.find("\"agrees\": true") != std::string::npos);
   CHECK(bench.code == 0);
-  CHECK(bench.out.starts_with("ring of 5 pits, capacity 3: table build, 1 runs: median "));
+  CHECK(bench.out.starts_with("ring of 5 pits, capacity 3: table build, 1 run: median "));
   const Result play =
       run({"play", "--pits", "4", "--capacity", "3", "--start", "1 2 3 1"}, "quit\n");
   CHECK(play.code == 0);
@@ -531,12 +532,20 @@ TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7",
   mapped.insert(mapped.begin() + 1, {"--table", path});
   CHECK(run(mapped).out == run(plain).out);
   CHECK(run({"--pits", "5", "--capacity", "3", "--table", path}, "0 0 0 0 1\n").out == "5\n");
-  // Another ring's table, and no table at all.
-  const Result other = run({"analyze", "--table", path, "4", "3", "2", "4", "2", "3", "2"});
+  // The table says which ring it is: given no ring, a command plays the table's.
+  std::vector<std::string_view> from_table = {"analyze", "--table", path};
+  from_table.insert(from_table.end(), board.begin(), board.end());
+  CHECK(run(from_table).out == run(plain).out);
+  CHECK(run({"starts", "--table", path}).out ==
+        run({"starts", "--pits", "5", "--capacity", "3"}).out);
+  // A ring given that is not the table's, and no table at all.
+  const Result other =
+      run({"analyze", "--pits", "7", "--table", path, "4", "3", "2", "4", "2", "3", "2"});
   CHECK(other.code == to_int(ExitCode::bad_table));
   CHECK(other.err ==
         "ioiwari: analyze: table '" + path +
             "' is a table of 5 pits, capacity 3; the command plays 7 pits, capacity 5\n");
+  CHECK(run({"starts", "--capacity", "4", "--table", path}).code == to_int(ExitCode::bad_table));
   const Result missing = run({"starts", "--table", path + ".none"});
   CHECK(missing.code == to_int(ExitCode::bad_table));
   CHECK(missing.err.starts_with("ioiwari: starts: table '" + path + ".none': "));
@@ -624,5 +633,68 @@ TEST_CASE("a root verify records holds the ring's tables to it, and --trust-tabl
   const Result untrusted = run_in(environment, starts);
   CHECK(untrusted.code == to_int(ExitCode::bad_table));
   CHECK(untrusted.err.find("is not trusted: other users may write it (mode 666)\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("the overview lists no option that the player refuses, and no empty heading", "[cli]") {
+  const std::string overview = run({"--help"}).out;
+  CHECK(overview.find("\n:\n") == std::string::npos);
+  std::istringstream lines(overview);
+  int listed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("  --")) continue;
+    const std::string option = line.substr(2, line.find(' ', 2) - 2);
+    INFO(option);
+    ++listed;
+    CHECK(run({option}).err.find("unknown option") == std::string::npos);
+  }
+  CHECK(listed >= 7);  // --second, the ring's four, --table, --trust-table
+  CHECK(run({"--json"}).err.find("unknown option") != std::string::npos);  // the test can fail
+}
+
+TEST_CASE("play --record keeps each game, --replay plays them back, a bad record is refused",
+          "[cli][terminal]") {
+  TempFolder folder;
+  const std::string record = (folder.path / "games.txt").string();
+  // Two games: one left at once, one played to its end.
+  const Result first = run({"play", "--start", "4 3 2 4 2 3 2", "--record", record}, "2\nquit\n");
+  CHECK(first.code == 0);
+  const Result second = run({"play", "--start", "0 0 0 0 0 1 1", "--record", record}, "6\nn\n");
+  CHECK(second.code == 0);
+  const Result replayed = run({"play", "--replay", record});
+  CHECK(replayed.code == 0);
+  CHECK(replayed.err.empty());
+  CHECK(replayed.out.find("Start: 4 3 2 4 2 3 2.") != std::string::npos);
+  CHECK(replayed.out.find("The game was left at move 3") != std::string::npos);
+  CHECK(replayed.out.find("Start: 0 0 0 0 0 1 1.") != std::string::npos);
+  CHECK(replayed.out.find("Game over: you 2, ioiwari 0. You win by 2.") != std::string::npos);
+  // A record of another ring plays back on that ring.
+  const std::string other = (folder.path / "other.txt").string();
+  REQUIRE(run({"play", "--pits", "5", "--capacity", "3", "--start", "1 0 0 0 1", "--record", other},
+              "1\nn\n")
+              .code == 0);
+  CHECK(run({"play", "--replay", other}).out.find("Start: 1 0 0 0 1.") != std::string::npos);
+  // A record that is not one: status 2, the line at fault.
+  std::ofstream(folder.path / "bad.txt") << "ioiwari record 1\npits 7\ncapacity 5\nstart 4 3\n";
+  const Result bad = run({"play", "--replay", (folder.path / "bad.txt").string()});
+  CHECK(bad.code == to_int(ExitCode::usage));
+  CHECK(bad.err.find("is no record of games: line 4: the start is no board") != std::string::npos);
+  CHECK(run({"play", "--replay", record, "--second"}).code == to_int(ExitCode::usage));
+  CHECK(run({"play", "--replay", (folder.path / "none.txt").string()}).code ==
+        to_int(ExitCode::usage));
+}
+
+TEST_CASE("play --strategy chooses ioiwari's play", "[cli][terminal]") {
+  const Result greedy =
+      run({"play", "--seed", "3", "--strategy", "greedy", "--no-color"}, "quit\n");
+  CHECK(greedy.code == 0);
+  CHECK(greedy.out.find("greedy") != std::string::npos);
+  CHECK(run({"play", "--strategy", "clever"}, "quit\n").code == to_int(ExitCode::usage));
+}
+
+TEST_CASE("counts of one are said in the singular", "[cli]") {
+  CHECK(run({"analyze", "0", "0", "0", "0", "0", "0", "1"}).out.find("), 1 bead\n") !=
+        std::string::npos);
+  CHECK(run({"analyze", "0", "0", "0", "0", "0", "1", "1"}).out.find("), 2 beads\n") !=
         std::string::npos);
 }

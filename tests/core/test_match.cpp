@@ -70,7 +70,7 @@ TEST_CASE("the record prints one row a move", "[game]") {
   std::ostringstream out;
   out << game;
   CHECK(out.str() ==
-        "start          | 4 3 2 4 2 3 2 | 0 0\n"
+        "start            | 4 3 2 4 2 3 2 | 0 0\n"
         "player 1 plays 2 | 4 0 3 5 0 3 2 | 3 0\n"
         "player 2 plays 3 | 4 0 0 4 1 4 0 | 3 4\n");
 }

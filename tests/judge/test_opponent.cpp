@@ -124,7 +124,7 @@ TEST_CASE("the record holds the dialogue with both banks and the result", "[oppo
   CHECK(
       text.starts_with("# ioiwari opponent, strategy optimal, seed 3\n"
                        "# move | pits 1..7 | bank 1 bank 2\n"));
-  CHECK(text.find("start          | 4 3 2 4 2 3 2 | 0 0\n") != std::string::npos);
+  CHECK(text.find("start            | 4 3 2 4 2 3 2 | 0 0\n") != std::string::npos);
   CHECK(text.find("player 1 plays 2 | 4 0 3 5 0 3 2 | 3 0\n") != std::string::npos);
   CHECK(text.ends_with("# player 1 wins 11 to 9\n"));
 }

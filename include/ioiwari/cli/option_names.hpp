@@ -29,6 +29,7 @@ inline constexpr std::string_view pits = "--pits";
 inline constexpr std::string_view processes = "--processes";
 inline constexpr std::string_view quiet = "--quiet";
 inline constexpr std::string_view record = "--record";
+inline constexpr std::string_view replay = "--replay";
 inline constexpr std::string_view runs = "--runs";
 inline constexpr std::string_view second = "--second";
 inline constexpr std::string_view seed = "--seed";

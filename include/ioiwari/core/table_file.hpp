@@ -167,6 +167,10 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
                                             std::shared_ptr<const RingGeometry> geometry,
                                             const TableReading& reading);
 
+// The ring a table file is of, from its header, checked as load_table() checks it before it
+// looks at the root. Throws TableFileError.
+Ring table_ring(const std::string& path);
+
 // How verify_table() checks a file.
 struct VerifyOptions {
   RootBook roots = RootBook::built_in();

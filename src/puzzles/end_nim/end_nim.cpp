@@ -135,7 +135,7 @@ const Program kProgram{
     "who cannot move loses.\n"
     "Output: for each row its outcome class: L (Left wins, whoever starts), R (Right wins,\n"
     "whoever starts), N (whoever starts wins) or P (whoever starts loses).\n"
-    "Example: \"3 2\" -> L, \"2 1 2\" -> P. Answered from the theory (README), in\n"
+    "Example: \"3 2\" -> L, \"2 1 2\" -> P. Answered from the theory (docs/puzzles.md), in\n"
     "milliseconds for 1000 heaps.\n",
     solve};
 

@@ -3,7 +3,7 @@
 // who cannot move loses.
 //
 // The outcome of a row x w y (x and y the end heaps, w the heaps between) comes from two
-// numbers of w alone (README, "end-nim", proves it):
+// numbers of w alone (docs/puzzles.md, "end-nim", proves it):
 //   alpha(w): the largest y for which Right, to move on the row w y, loses (0 if none);
 //   beta(w):  the largest x for which Left, to move on the row x w, loses (0 if none).
 // With alpha = beta = 0 for the empty row, and for w = w1 u = v wk (w1, wk single heaps):

@@ -1,7 +1,7 @@
 // Take a fraction (docs/puzzles.md, "take-fraction"): from r grains a move eats 1..r/m of
 // them (rounded down); a player who cannot move loses.
 //
-// The lost positions, from the theory (README, "take-fraction"): every r below m, and then the
+// The lost positions, from the theory (docs/puzzles.md, "take-fraction"): every r below m, and the
 // sequence p -> p + floor(p / (m-1)) + 1 from p = m-1. Between two of them every position is
 // won, by eating down to the lost one below it, and that is the only winning move.
 #pragma once
