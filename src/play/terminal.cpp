@@ -130,6 +130,17 @@ std::string lesson(const Match& game, Player person, const Table& table) {
   return text.str();
 }
 
+// Prose for a terminal of `columns`: each line of `text` a paragraph, wrapped at spaces; a line
+// that starts indented (an item of a list) keeps its continuation lines indented under it.
+std::string prose(const std::string& text, int columns) {
+  const auto width = static_cast<std::size_t>(std::max(columns, 20));
+  std::string out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    out += textio::wrap(line, width, line.starts_with("  ") ? 4 : 0) + '\n';
+  return out;
+}
+
 Names names_for(Player person) {
   Names names;
   names[static_cast<int>(person)] = "you";
@@ -252,12 +263,8 @@ class TerminalGame {
   }
 
   void draw() { draw_board(out_, game_, names_, style_); }
-  // Prose for the person, one paragraph wrapped to the terminal's width.
-  void say(const std::string& text) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);)
-      out_ << textio::wrap(line, width()) << '\n';
-  }
+  // Prose for the person, one paragraph a line, wrapped to the terminal's width.
+  void say(const std::string& text) { out_ << prose(text, options_.columns); }
   std::size_t width() const { return static_cast<std::size_t>(std::max(options_.columns, 20)); }
 
   bool can_undo() const {
@@ -392,11 +399,7 @@ void replay_terminal(std::ostream& out, const Table& table, const GameRecord& re
                      const PlayOptions& options) {
   const Style style(options.color);
   const Names names = names_for(record.person);
-  const auto say = [&](const std::string& text) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);)
-      out << textio::wrap(line, static_cast<std::size_t>(std::max(options.columns, 20))) << '\n';
-  };
+  const auto say = [&](const std::string& text) { out << prose(text, options.columns); };
   Match game(record.start);
   say(style.bold("Ioiwari") + ", a recorded game: you were player " +
       std::to_string(number(record.person)) + ", ioiwari played " +
