@@ -40,9 +40,13 @@ PlayOptions options_for(const Board& start, Player person = Player::first) {
   return options;
 }
 
-// The screen's lines joined into one: what prose says, however it was wrapped.
+// The screen's lines joined into one, each run of spaces one space: what prose says, however it
+// was wrapped and indented.
 std::string joined(std::string screen) {
   std::replace(screen.begin(), screen.end(), '\n', ' ');
+  screen.erase(std::unique(screen.begin(), screen.end(),
+                           [](char a, char b) { return a == ' ' && b == ' '; }),
+               screen.end());
   return screen;
 }
 
@@ -221,7 +225,7 @@ TEST_CASE("a person who errs is shown the costly move and what was better", "[te
   const Session session = play(typed, options_for(kExample));
   CHECK(session.code == 0);
   CHECK(has(joined(session.screen),
-            "Your costly move, which gave away 4 beads in all:   move 1, pit 5 on 4 3 2 4 2 3 2: "
+            "Your costly move, which gave away 4 beads in all: move 1, pit 5 on 4 3 2 4 2 3 2: "
             "it cost you 4 beads (worth -2; pit 2 was worth +2) "));
 }
 
