@@ -281,8 +281,8 @@ std::uint64_t LayeredSolve::index(std::span<std::uint64_t> lines) {
   survey(geometry_, pieces_, threads_, options_, [&](Packed packed) {
     const std::uint64_t position = index.position(packed);
     const std::uint64_t bit = position % kLinePositions;
-    lines[kLineWords * share_.local(position / kLinePositions) + 2 + bit / 64] |= std::uint64_t{1}
-                                                                                  << (bit % 64);
+    const std::uint64_t word = kLineWords * share_.local(position / kLinePositions) + 2 + bit / 64;
+    lines[static_cast<std::size_t>(word)] |= std::uint64_t{1} << (bit % 64);
   });
   indexed_ = true;
   return count_lines(lines.data(), lines.size() / kLineWords, 0);

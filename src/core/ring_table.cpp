@@ -48,7 +48,7 @@ void RingTable::line(std::uint64_t at, std::uint64_t* words) const {
 }
 
 std::int8_t RingTable::value_at(Rank rank) const {
-  return storage_only_ ? storage_->value_byte(rank) : values_[raw(rank)];
+  return storage_only_ ? storage_->value_byte(rank) : values_[static_cast<std::size_t>(raw(rank))];
 }
 
 Rank RingTable::rank(Position position) const {

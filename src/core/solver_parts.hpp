@@ -12,10 +12,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <vector>
+
+// WebAssembly without threads (the page in a browser, docs/browser.md): a solve runs on the one
+// thread there is. Everywhere else, on as many as it asks for.
+#if defined(__wasi__)
+#define IOIWARI_ONE_THREAD 1
+#else
 #include <mutex>
 #include <system_error>
 #include <thread>
-#include <vector>
+#endif
 
 #include "ioiwari/core/ring_solver.hpp"
 
@@ -33,7 +40,10 @@ inline constexpr std::size_t kAhead = 128;
 // a program run one process, as CMS's box for a task's manager does), it is done on fewer, at
 // the least on this one.
 template <class Work>
-void on_threads(int threads, Work&& work) {
+void on_threads([[maybe_unused]] int threads, Work&& work) {
+#ifdef IOIWARI_ONE_THREAD
+  work(0);
+#else
   std::mutex mutex;
   std::exception_ptr failed;
   const auto guarded = [&](int thread) {
@@ -57,12 +67,18 @@ void on_threads(int threads, Work&& work) {
   for (std::thread& helper : helpers)
     helper.join();
   if (failed) std::rethrow_exception(failed);
+#endif
 }
 
 // The threads a solve with `options` uses: options.threads, or one per core.
 inline int solve_threads(const SolveOptions& options) {
+#ifdef IOIWARI_ONE_THREAD
+  static_cast<void>(options);
+  return 1;
+#else
   if (options.threads > 0) return options.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#endif
 }
 
 // Writes the counts of `count` marked lines: each line's first rank, from `rank` on, and the bits

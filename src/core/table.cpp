@@ -14,6 +14,7 @@
 
 namespace ioiwari {
 
+#ifndef IOIWARI_NO_BUILT_IN_RING
 namespace {
 
 // Solves the first `count` classes of the index, in order. A class's value is the best of its
@@ -32,6 +33,7 @@ void solve_classes(std::size_t count, std::int8_t* values) {
 }
 
 }  // namespace
+#endif
 
 Table Table::solve(Ring ring, const SolveOptions& options) {
   if (built_in(ring)) return solve_built_in(options);
@@ -43,7 +45,11 @@ Table Table::solve(std::shared_ptr<const RingGeometry> geometry, const SolveOpti
   return Table(RingTable::solve(std::move(geometry), options));
 }
 
-Table Table::solve_built_in(const SolveOptions& options) {
+Table Table::solve_built_in([[maybe_unused]] const SolveOptions& options) {
+#ifdef IOIWARI_NO_BUILT_IN_RING
+  // Never called: built_in() is false for every ring in this build (table.hpp).
+  throw std::logic_error("ioiwari: this build has no built-in ring");
+#else
   // Class by class in the index's order, which is by bead count: a move always takes at least
   // one bead off the board, so every successor's class is solved before it is needed, and the
   // memoized negamax runs without recursion. Only the classes of up to `most_beads` beads are
@@ -58,6 +64,7 @@ Table Table::solve_built_in(const SolveOptions& options) {
   table.values_.resize(table.positions_);
   solve_classes(table.positions_, table.values_.data());
   return table;
+#endif
 }
 
 Table::Table(std::shared_ptr<const RingTable> classes)

@@ -1,10 +1,13 @@
 // Zeroed memory for the ring solver's large arrays.
 #pragma once
 
+#if !defined(__wasi__)
 #include <sys/mman.h>
+#endif
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 #include <span>
 #include <utility>
@@ -16,7 +19,8 @@ namespace ioiwari {
 // the TLB far less and a gigabyte is faulted in 500 steps, not 250,000. Where they are not
 // offered, the plain pages serve just as correctly. The pages are given by the kernel as they
 // are first touched. An array of less than 16 MiB takes plain pages only. Throws std::bad_alloc
-// when the address space is refused.
+// when the address space is refused. In WebAssembly (the page, docs/browser.md), which has no
+// pages to map, it is zeroed memory of the module's own.
 template <class T>
 class LargeArray {
  public:
@@ -27,6 +31,11 @@ class LargeArray {
   LargeArray() = default;
   explicit LargeArray(std::size_t count) : count_(count) {
     if (count == 0) return;
+#if defined(__wasi__)
+    data_ = static_cast<T*>(std::calloc(count, sizeof(T)));
+    if (data_ == nullptr) throw std::bad_alloc();
+    length_ = count * sizeof(T);
+#else
     if (count * sizeof(T) < kSmall) {
       // Small: plain pages, as many as it needs (a huge page would be zeroed whole).
       length_ = (count * sizeof(T) + kPage - 1) / kPage * kPage;
@@ -50,6 +59,7 @@ class LargeArray {
     data_ = reinterpret_cast<T*>(aligned);
 #ifdef MADV_HUGEPAGE
     ::madvise(data_, length_, MADV_HUGEPAGE);  // a hint: refused, the pages stay small
+#endif
 #endif
   }
   ~LargeArray() {
@@ -88,7 +98,11 @@ class LargeArray {
 
  private:
   void release() {
+#if defined(__wasi__)
+    std::free(data_);
+#else
     if (data_ != nullptr) ::munmap(data_, length_);
+#endif
     data_ = nullptr;
   }
   T* data_ = nullptr;

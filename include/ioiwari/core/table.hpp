@@ -43,23 +43,40 @@ class Table {
   static Table solve(Ring ring, const SolveOptions& options);
 
   // Whether `ring` is solved by the path specialised when ioiwari is built: in well under a
-  // millisecond, so that solving it at every start costs nothing.
-  static bool built_in(Ring ring) { return ring.is_ioi(); }
+  // millisecond, so that solving it at every start costs nothing. The page for a browser
+  // (docs/browser.md) is built without it (IOIWARI_NO_BUILT_IN_RING): its tables would be 1.4 MB
+  // of the module's 1.7 MB, which the browser reads before the first move, and the ring solver
+  // solves the IOI ring there in a few milliseconds.
+  static bool built_in([[maybe_unused]] Ring ring) {
+#ifdef IOIWARI_NO_BUILT_IN_RING
+    return false;
+#else
+    return ring.is_ioi();
+#endif
+  }
 
   // A table over an already solved ring.
   explicit Table(std::shared_ptr<const RingTable> classes);
 
-  Ring ring() const { return ring_; }
+  Ring ring() const {
+    return ring_;
+  }
 
   // The best net gain the player to move can force from `board`: a board of ring(), of at most
   // solved_beads() beads.
   int value(const Board& board) const {
     assert(board.total() <= solved_beads_);
+#ifdef IOIWARI_NO_BUILT_IN_RING
+    return classes_->value(board);
+#else
     return classes_ ? classes_->value(board) : values_[ioi_classes::kClassOf[board.code()]];
+#endif
   }
 
   // The most beads of the boards this table holds (every board, unless solve() was told less).
-  int solved_beads() const { return solved_beads_; }
+  int solved_beads() const {
+    return solved_beads_;
+  }
 
   // What the mover nets from now to the end by playing `pit` (which must be legal) and then
   // playing perfectly against perfect play.
@@ -75,7 +92,9 @@ class Table {
   std::vector<PitValue> analyze(const Board& board) const;
 
   // Boards the solver searched (one per rotation class).
-  std::size_t positions() const { return positions_; }
+  std::size_t positions() const {
+    return positions_;
+  }
 
   // A fingerprint of the whole table (which must hold every board): FNV-1a over the value of
   // every class, one byte each, in the order of their canonical codes, whichever way the table
@@ -83,7 +102,9 @@ class Table {
   std::uint64_t checksum() const;
 
   // The per-class table behind a ring other than the IOI's (null for the IOI's own solve).
-  const std::shared_ptr<const RingTable>& classes() const { return classes_; }
+  const std::shared_ptr<const RingTable>& classes() const {
+    return classes_;
+  }
 
  private:
   Table() = default;
