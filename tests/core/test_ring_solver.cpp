@@ -422,9 +422,8 @@ namespace {
 // below it.
 class Job {
  public:
-  Job(const RingGeometry& geometry, int processes)
-      : geometry_(geometry),
-        parts_(static_cast<std::size_t>(processes)),
+  explicit Job(int processes)
+      : parts_(static_cast<std::size_t>(processes)),
         batches_(parts_.size(), 0),
         barrier_(processes) {}
 
@@ -462,7 +461,6 @@ class Job {
   };
 
  private:
-  const RingGeometry& geometry_;
   std::vector<RingPart> parts_;
   std::vector<std::uint64_t> batches_;
   std::barrier<> barrier_;
@@ -515,7 +513,7 @@ TEST_CASE("ring solver: shares dealt in stripes to three processes make the one 
   const RingGeometry geometry(ring);
   const auto whole = RingTable::solve(RingGeometry::of(ring), {});
   constexpr int kProcesses = 3;
-  Job job(geometry, kProcesses);
+  Job job(kProcesses);
   std::vector<std::vector<std::uint64_t>> lines(kProcesses);
   std::vector<std::vector<std::int8_t>> values(kProcesses);
   std::vector<LayeredSolve> solves;

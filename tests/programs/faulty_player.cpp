@@ -235,8 +235,8 @@ int main(int argc, char** argv) {
     // A child holds every descriptor of the keeper it can open, its control pipe among them.
     const pid_t keeper = ::getppid();
     child_says_then_stays([keeper] {
-      const std::vector<int> held = open_descriptors_of(keeper);
-      std::cerr << "hold-keeper: " << held.size() << " held\n" << std::flush;
+      const std::vector<int> descriptors = open_descriptors_of(keeper);
+      std::cerr << "hold-keeper: " << descriptors.size() << " held\n" << std::flush;
     });
   }
   if (mode == "forge-report") {
