@@ -80,20 +80,43 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
   const std::string table_folder = folder_of(output.target());
   const std::string work =
       call.parsed.given(opt::work) ? *call.parsed.text(opt::work) : table_folder;
-  // Room for the layers' files while the solve runs, and then for the table beside their values.
-  const std::uint64_t layers = tier.disk_bytes(), table = output.bytes();
-  const std::uint64_t free = free_bytes_in(work);
+  free_bytes_in(work);  // a work folder that is not there is refused before anything is made
+  const auto begin = std::chrono::steady_clock::now();
+  tier.open(work);
+  const int layers = setup.ring().max_beads() + 1;
+  if (tier.kept_layers() > 0 && !call.parsed.given(opt::quiet)) {
+    call.err << "ioiwari: solve: taking up " << tier.kept_layers() << " of " << layers
+             << " layers that a stopped solve finished in " << in_quotes(tier.folder()) << "\n";
+  }
+  // Room for the layers' files left to write while the solve runs, and then for the table: beside
+  // every layer, so that a stop during the merge takes up at the merge, or else beside their
+  // values alone, given back to the disk as the merge reads them.
+  const std::uint64_t kept = tier.kept_bytes(), table = output.bytes();
+  const std::uint64_t left = tier.disk_bytes() - kept;
   const bool shared = same_file_system(work, table_folder);
-  const std::uint64_t needed = shared ? std::max(layers, geometry->values_bytes() + table) : layers;
+  const auto beyond_kept = [&](std::uint64_t bytes) { return bytes > kept ? bytes - kept : 0; };
+  const std::uint64_t keeping = shared ? left + table : left;
+  const std::uint64_t needed =
+      shared ? std::max(left, beyond_kept(geometry->values_bytes() + table)) : left;
+  const std::uint64_t free = free_bytes_in(work);
   if (free < needed || (!shared && output.free_bytes() < table)) {
     throw TableFileError(TableFileError::Kind::unwritable,
                          "cannot solve past memory in " + in_quotes(work) +
                              ": its layers and the table need " + bytes_text(needed) +
-                             " of disk and it has " + bytes_text(free) + " free");
+                             " more of disk and it has " + bytes_text(free) + " free");
   }
-  const auto begin = std::chrono::steady_clock::now();
-  tier.solve(work);
-  tier.write(output);
+  const TierSolve::Merge merge =
+      free >= keeping ? TierSolve::Merge::keep_layers : TierSolve::Merge::give_back;
+  try {
+    tier.solve();
+    tier.write(output, merge);
+  } catch (const TableFileError& error) {
+    if (tier.finished_layers() == 0) throw;
+    throw TableFileError(error.kind(),
+                         std::string(error.what()) + "; " + std::to_string(tier.finished_layers()) +
+                             " of " + std::to_string(layers) + " layers are finished in " +
+                             in_quotes(tier.folder()) + ": the same command takes up from them");
+  }
   const double seconds = seconds_since(begin);
   const TierCounts& counts = tier.counts();
   const int threads = line->threads();
@@ -105,9 +128,14 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
            << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
            << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "
            << counts.moves << " moves answered from files (" << bytes_text(counts.bytes_written)
-           << " written to them, " << bytes_text(counts.bytes_read) << " read back); wrote "
-           << *call.parsed.text(opt::out) << " (" << bytes_text(output.bytes()) << "), root "
-           << hex(output.root()) << "\n";
+           << " written to them, " << bytes_text(counts.bytes_read) << " read back); ";
+  if (counts.kept_layers > 0) {
+    call.out << "took up " << counts.kept_layers << " of " << layers
+             << " layers from a stopped solve (" << bytes_text(counts.bytes_checked)
+             << " checked); ";
+  }
+  call.out << "wrote " << *call.parsed.text(opt::out) << " (" << bytes_text(output.bytes())
+           << "), root " << hex(output.root()) << "\n";
   return written(call, to_int(ExitCode::ok));
 }
 

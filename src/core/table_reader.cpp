@@ -519,8 +519,9 @@ TableCheck verify_table(const std::string& path, const VerifyOptions& options) {
     const std::string truth_path =
         options.work + "/ioiwari-verify-" + std::to_string(::getpid()) + ".table";
     TableOutput output(truth_path, *geometry, TableOutput::Room::later);
-    tier.solve(options.work);
-    tier.write(output);
+    tier.open(options.work);
+    tier.solve();
+    tier.write(output, TierSolve::Merge::give_back);
     check.solved_past_memory = true;
     if (output.root() != file.root()) {
       std::string where;

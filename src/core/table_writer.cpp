@@ -134,7 +134,7 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
       }
       temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
       ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
-      slot_ = remember_temporary(temporary_);
+      slot_ = remember_temporary(temporary_, Temporary::file);
       // The parts go with direct I/O where the file system takes it (not tmpfs, say).
       direct_ = ::openat(directory_, name.c_str(), O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
     }

@@ -18,15 +18,29 @@ namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-struct Temporary {
+struct Registered {
   std::atomic<bool> used{false};
-  bool folder = false;  // a folder of files of its own, removed with them
+  Temporary kind = Temporary::file;
   char path[PATH_MAX]{};
 };
 
-// Removes the files in `path` and then the folder, with system calls alone (a signal handler
-// may make no other call): getdents64 lists it, as readdir() would.
-void remove_folder(const char* path) {
+// Whether `name` ends in kPartSuffix, with no call a signal handler may not make.
+bool is_part(const char* name) {
+  constexpr std::size_t suffix = sizeof kPartSuffix - 1;
+  std::size_t length = 0;
+  while (name[length] != 0)
+    ++length;
+  if (length < suffix) return false;
+  for (std::size_t i = 0; i < suffix; ++i) {
+    if (name[length - suffix + i] != kPartSuffix[i]) return false;
+  }
+  return true;
+}
+
+// Removes the unfinished files in `path` (is_part()), and then the folder if it is empty, with
+// system calls alone (a signal handler may make no other call): getdents64 lists it, as
+// readdir() would.
+void remove_parts(const char* path) {
   const int folder = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (folder >= 0) {
     alignas(8) static char entries[1 << 14];
@@ -36,8 +50,7 @@ void remove_folder(const char* path) {
       for (long at = 0; at < length;) {
         const auto* entry = reinterpret_cast<const dirent64*>(entries + at);
         const char* name = entry->d_name;
-        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))))
-          ::unlinkat(folder, name, 0);
+        if (is_part(name)) ::unlinkat(folder, name, 0);
         at += entry->d_reclen;
       }
     }
@@ -45,17 +58,17 @@ void remove_folder(const char* path) {
   }
   ::rmdir(path);
 }
-std::array<Temporary, 8> temporaries;
+std::array<Registered, 8> temporaries;
 std::mutex temporaries_lock;  // guards taking and giving back slots, and the handlers
 int temporaries_taken = 0;
 std::array<struct sigaction, std::size(kSignals)> previous_actions{};
 std::array<bool, std::size(kSignals)> handled{};
 
 extern "C" void remove_temporaries(int signal) {
-  for (Temporary& temporary : temporaries) {
+  for (Registered& temporary : temporaries) {
     if (!temporary.used.load()) continue;
-    if (temporary.folder) {
-      remove_folder(temporary.path);
+    if (temporary.kind == Temporary::parts) {
+      remove_parts(temporary.path);
     } else {
       ::unlink(temporary.path);
     }
@@ -79,14 +92,14 @@ SignalsHeld::~SignalsHeld() {
   ::pthread_sigmask(SIG_SETMASK, &before_, nullptr);
 }
 
-int remember_temporary(const std::string& path, bool folder) {
+int remember_temporary(const std::string& path, Temporary kind) {
   const std::lock_guard lock(temporaries_lock);
   if (path.size() >= PATH_MAX) return -1;
   for (std::size_t slot = 0; slot < temporaries.size(); ++slot) {
-    Temporary& temporary = temporaries[slot];
+    Registered& temporary = temporaries[slot];
     if (temporary.used.load()) continue;
     std::memcpy(temporary.path, path.c_str(), path.size() + 1);
-    temporary.folder = folder;
+    temporary.kind = kind;
     temporary.used.store(true);
     if (temporaries_taken++ == 0) {
       for (std::size_t s = 0; s < std::size(kSignals); ++s) {

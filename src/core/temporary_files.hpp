@@ -1,6 +1,6 @@
-// The process-wide part of writing table files: the temporary files (and the folder of a solve
-// past memory's layers) that SIGINT, SIGTERM or SIGHUP must remove if one of them ends the
-// process before the table is renamed into place.
+// The process-wide part of writing table files: the temporary files (and the unfinished files of
+// a solve past memory's layers) that SIGINT, SIGTERM or SIGHUP must remove if one of them ends
+// the process before the table is renamed into place.
 //
 // The handlers are installed while at least one file is registered, and only for the signals
 // that are not ignored: a solve started under `nohup` (SIGHUP ignored) goes on when its terminal
@@ -28,11 +28,16 @@ class SignalsHeld {
   sigset_t before_{};
 };
 
-// Registers `path` to be removed if a signal ends the process: a file, or a folder of files of
-// its own (`folder`), removed with them. Returns its slot, or -1 when the path is too long or
-// every slot is taken (a table's file is then removed only by the next write of its target,
-// which finds it unlocked).
-int remember_temporary(const std::string& path, bool folder = false);
+// What a signal removes of a registered path: a file; or the files in a folder whose names end in
+// kPartSuffix (a solve past memory's unfinished files: its finished layers stay for the next
+// solve to take up), and then the folder if nothing else is left in it.
+enum class Temporary { file, parts };
+inline constexpr char kPartSuffix[] = ".part";
+
+// Registers `path` to be removed as `kind` says if a signal ends the process. Returns its slot,
+// or -1 when the path is too long or every slot is taken (a table's file is then removed only by
+// the next write of its target, which finds it unlocked).
+int remember_temporary(const std::string& path, Temporary kind);
 // Forgets the file of `slot` (nothing for -1).
 void forget_temporary(int slot);
 

@@ -1,6 +1,7 @@
 #include "ioiwari/core/tier_solver.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,8 +15,10 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -124,6 +127,8 @@ class LayerFile {
     fd_ = ::open(path_.c_str(), flags | O_CLOEXEC, 0600);
     if (fd_ < 0) file_failed("open", path_, errno);
   }
+  // Takes `fd`, open on `path`.
+  LayerFile(int fd, std::string path) : path_(std::move(path)), fd_(fd) {}
   ~LayerFile() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -159,6 +164,10 @@ class LayerFile {
       bytes -= static_cast<std::uint64_t>(done);
       offset += static_cast<std::uint64_t>(done);
     }
+  }
+  // Makes what was written durable: a finished layer survives a reboot, not only a kill.
+  void sync() const {
+    if (::fsync(fd_) != 0) file_failed("sync", path_, errno);
   }
   std::uint64_t size() const {
     struct stat status {};
@@ -229,15 +238,52 @@ void answer(const std::vector<Deferred>& moves, const LayerFile& lines_file,
   bytes_read += read.load();
 }
 
-// Writes a solved layer's lines and values to their files; returns the bytes written.
-std::uint64_t write_layer(const std::string& lines_path, const std::string& values_path,
-                          std::span<const std::uint64_t> lines,
-                          std::span<const std::int8_t> values) {
-  LayerFile lines_file(lines_path, O_WRONLY | O_CREAT | O_TRUNC);
-  lines_file.write(lines.data(), lines.size_bytes());
-  LayerFile values_file(values_path, O_WRONLY | O_CREAT | O_TRUNC);
-  values_file.write(values.data(), values.size_bytes());
-  return lines.size_bytes() + values.size_bytes();
+// The version of a layer's files and manifest: a change to either, or to LayerIndex's order,
+// makes it another, and a stopped solve's layers are then solved again, not taken up.
+constexpr std::string_view kManifestHead = "ioiwari layer 1\n";
+// The most bytes a manifest takes: one longer is no manifest.
+constexpr std::size_t kManifestBytes = 512;
+
+// Writes `bytes` to `part` (a name ending in kPartSuffix), syncs it and renames it to `path`.
+void write_finished(const std::string& part, const std::string& path, const void* data,
+                    std::uint64_t bytes) {
+  {
+    LayerFile file(part, O_WRONLY | O_CREAT | O_TRUNC);
+    file.write(data, bytes);
+    file.sync();
+  }
+  if (::rename(part.c_str(), path.c_str()) != 0) file_failed("rename", part, errno);
+}
+
+// The SHA-256 of the file at `path`, if it has exactly `bytes` bytes; counts what it read.
+std::optional<Digest> file_digest(const std::string& path, std::uint64_t bytes,
+                                  std::uint64_t& read) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const LayerFile file(fd, path);
+  if (file.size() != bytes) return std::nullopt;
+  Sha256 hash;
+  std::vector<unsigned char> buffer(
+      static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, bytes)));
+  for (std::uint64_t at = 0; at < bytes; at += buffer.size()) {
+    const auto here = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes - at));
+    file.read(buffer.data(), here, at);
+    hash.update({buffer.data(), here});
+    read += here;
+  }
+  return hash.finish();
+}
+
+// The text of the file at `path`, if it is a regular file of at most kManifestBytes bytes.
+std::optional<std::string> small_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const LayerFile file(fd, path);
+  const std::uint64_t bytes = file.size();
+  if (bytes > kManifestBytes) return std::nullopt;
+  std::string text(static_cast<std::size_t>(bytes), '\0');
+  file.read(text.data(), bytes, 0);
+  return text;
 }
 
 }  // namespace
@@ -287,8 +333,8 @@ class TierSolve::Pass {
     const std::lock_guard lock(mutex_);
     auto& file = deferred_[static_cast<std::size_t>(below)];
     if (!file) {
-      file =
-          std::make_unique<LayerFile>(solve_.path("deferred", below), O_RDWR | O_CREAT | O_TRUNC);
+      file = std::make_unique<LayerFile>(solve_.path("deferred", below) + kPartSuffix,
+                                         O_RDWR | O_CREAT | O_TRUNC);
     }
     file->write(moves.data(), moves.size() * sizeof(Deferred));
     deferred_counts_[static_cast<std::size_t>(below)] += moves.size();
@@ -493,19 +539,146 @@ TierSolve::TierSolve(std::shared_ptr<const RingGeometry> geometry, TierOptions o
     merge_lines_ *= 2;
 }
 
+namespace {
+
+// The kinds of a layer's files: its lines, its values, its manifest, and the moves deferred
+// into it (never finished: always a part).
+constexpr const char* kFileKinds[] = {"lines", "values", "layer", "deferred"};
+
+}  // namespace
+
 TierSolve::~TierSolve() {
-  if (folder_.empty()) return;
+  if (folder_fd_ < 0) return;
   const Ring ring = geometry_->ring();
   for (int beads = 0; beads <= ring.max_beads(); ++beads) {
-    for (const char* kind : {"lines", "values", "deferred"})
-      ::unlink(path(kind, beads).c_str());
+    for (const char* kind : kFileKinds)
+      ::unlink((path(kind, beads) + kPartSuffix).c_str());
+    // A table written, or a merge that gave the layers back, leaves nothing worth taking up.
+    if (written_ || given_back_) remove_layer_files(beads);
   }
-  ::rmdir(folder_.c_str());
+  ::rmdir(folder_.c_str());  // only when empty: finished layers stay for the next solve
   forget_temporary(slot_);
+  ::close(folder_fd_);
 }
 
 std::string TierSolve::path(const char* kind, int beads) const {
   return folder_ + "/" + kind + "-" + std::to_string(beads);
+}
+
+void TierSolve::remove_layer_files(int beads) const {
+  // The manifest first: a stop in between leaves files that no manifest vouches for.
+  for (const char* kind : {"layer", "lines", "values"})
+    ::unlink(path(kind, beads).c_str());
+}
+
+std::string TierSolve::manifest(int beads, const Digest& lines, const Digest& values) const {
+  const Ring ring = geometry_->ring();
+  return std::string(kManifestHead) + "ring " + std::to_string(ring.pits) + " " +
+         std::to_string(ring.capacity) + "\nlayer " + std::to_string(beads) + "\nlines " +
+         std::to_string(lines_of(index_.positions(beads)) * kLineWords * 8) + " " + hex(lines) +
+         "\nvalues " + std::to_string(geometry_->layer_classes()[static_cast<std::size_t>(beads)]) +
+         " " + hex(values) + "\n";
+}
+
+std::uint64_t TierSolve::kept_bytes() const {
+  std::uint64_t bytes = 0;
+  for (int beads = 0; beads < counts_.kept_layers; ++beads)
+    bytes += layer_bytes(index_, geometry_->layer_classes(), beads);
+  return bytes;
+}
+
+void TierSolve::open(const std::string& folder) {
+  if (folder_fd_ >= 0) throw std::logic_error("TierSolve::open twice");
+  const Ring ring = geometry_->ring();
+  const std::string where = folder.empty() ? std::string(".") : folder;
+  const std::string path =
+      where + "/ioiwari-layers-" + std::to_string(ring.pits) + "-" + std::to_string(ring.capacity);
+  {
+    // A signal waits until the folder is registered: then its handler clears it.
+    const SignalsHeld held;
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+      file_failed("make the folder", path, errno);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) file_failed("open the folder", path, errno);
+    struct stat status {};
+    if (::fstat(fd, &status) != 0) {
+      const int error = errno;
+      ::close(fd);
+      file_failed("read the folder", path, error);
+    }
+    // Its layers are believed as solved: a folder that another user could have written is not.
+    if (status.st_uid != ::geteuid() || (status.st_mode & 022) != 0) {
+      ::close(fd);
+      throw TableFileError(TableFileError::Kind::unwritable,
+                           "the solve past memory cannot take up " + quoted_path(path) +
+                               ": another user owns it or may write in it");
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd);
+      if (error == EWOULDBLOCK) {
+        throw TableFileError(TableFileError::Kind::unwritable,
+                             "the solve past memory cannot use " + quoted_path(path) +
+                                 ": another solve of " + ring.describe() + " is using it");
+      }
+      file_failed("lock the folder", path, error);
+    }
+    folder_ = path;
+    folder_fd_ = fd;
+    slot_ = remember_temporary(folder_, Temporary::parts);
+  }
+  // What a killed solve left unfinished goes; its finished layers are kept from the empty board
+  // up to the first that fails its manifest, and everything above that goes.
+  int kept = 0;
+  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+    for (const char* kind : kFileKinds)
+      ::unlink((this->path(kind, beads) + kPartSuffix).c_str());
+  }
+  while (kept <= ring.max_beads() && layer_kept(kept))
+    ++kept;
+  for (int beads = kept; beads <= ring.max_beads(); ++beads)
+    remove_layer_files(beads);
+  counts_.kept_layers = finished_ = kept;
+}
+
+bool TierSolve::layer_kept(int beads) {
+  const std::optional<std::string> text = small_file(path("layer", beads));
+  if (!text || !text->starts_with(kManifestHead)) return false;
+  const std::optional<Digest> lines =
+      file_digest(path("lines", beads), lines_of(index_.positions(beads)) * kLineWords * 8,
+                  counts_.bytes_checked);
+  if (!lines) return false;
+  const std::optional<Digest> values = file_digest(
+      path("values", beads), geometry_->layer_classes()[static_cast<std::size_t>(beads)],
+      counts_.bytes_checked);
+  return values && *text == manifest(beads, *lines, *values);
+}
+
+void TierSolve::load_layer(int beads) {
+  auto layer = std::make_unique<Layer>(index_.positions(beads),
+                                       geometry_->layer_classes()[static_cast<std::size_t>(beads)]);
+  const LayerFile lines(path("lines", beads), O_RDONLY);
+  lines.read(layer->line(0), layer->lines() * kLineWords * 8, 0);
+  const LayerFile values(path("values", beads), O_RDONLY);
+  values.read(layer->values(), layer->classes(), 0);
+  counts_.bytes_read += layer->bytes();
+  layers_[static_cast<std::size_t>(beads)] = std::move(layer);
+}
+
+void TierSolve::finish_layer(int beads, const Layer& layer) {
+  const auto* lines = reinterpret_cast<const unsigned char*>(layer.line_words());
+  const std::uint64_t lines_bytes = layer.lines() * kLineWords * 8;
+  const auto* values = reinterpret_cast<const unsigned char*>(layer.values());
+  write_finished(path("lines", beads) + kPartSuffix, path("lines", beads), lines, lines_bytes);
+  write_finished(path("values", beads) + kPartSuffix, path("values", beads), values,
+                 layer.classes());
+  const std::string text = manifest(beads, sha256({lines, static_cast<std::size_t>(lines_bytes)}),
+                                    sha256({values, static_cast<std::size_t>(layer.classes())}));
+  write_finished(path("layer", beads) + kPartSuffix, path("layer", beads), text.data(),
+                 text.size());
+  if (::fsync(folder_fd_) != 0) file_failed("sync", folder_, errno);
+  counts_.bytes_written += lines_bytes + layer.classes() + text.size();
+  finished_ = beads + 1;
 }
 
 std::uint64_t TierSolve::memory_bytes() const {
@@ -524,19 +697,15 @@ std::uint64_t TierSolve::disk_bytes() const {
   return bytes;
 }
 
-void TierSolve::solve(const std::string& folder) {
+void TierSolve::solve() {
   if (window_ < 0) throw std::logic_error("TierSolve::solve without a window");
-  const std::string where = folder.empty() ? std::string(".") : folder;
-  std::string pattern = where + "/ioiwari-layers-XXXXXX";
-  {
-    // A signal waits until the folder is registered for removal: then its handler removes it.
-    const SignalsHeld held;
-    if (::mkdtemp(pattern.data()) == nullptr) file_failed("make a folder in", where, errno);
-    folder_ = pattern;
-    slot_ = remember_temporary(folder_, true);
-  }
+  if (folder_fd_ < 0) throw std::logic_error("TierSolve::solve before open");
   const Ring ring = geometry_->ring();
-  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+  // The window below the first layer to solve comes back from its files.
+  const int first = counts_.kept_layers;
+  for (int beads = std::max(0, first - window_); beads < first; ++beads)
+    load_layer(beads);
+  for (int beads = first; beads <= ring.max_beads(); ++beads) {
     solve_layer(beads);
     // The next layer keeps the `window` layers below it.
     const int leaving = beads - window_;
@@ -582,6 +751,10 @@ void TierSolve::solve_layer(int beads) {
   std::uint64_t before = 0;
   for (int b = 0; b < beads; ++b)
     before += geometry_->layer_classes()[static_cast<std::size_t>(b)];
+  if (options_.solve.progress) {  // the layer begun: every layer is reported, however small
+    progress.done = before;
+    options_.solve.progress(progress);
+  }
   std::mutex placing;
   std::map<std::uint64_t, std::vector<std::int8_t>> finished;  // done, not placed yet
   std::uint64_t placed = 0, rank = 0;
@@ -654,28 +827,34 @@ void TierSolve::solve_layer(int beads) {
       answer(moves_into, lines_file, values_file, first_ranks, layer.values(), counts_.bytes_read);
     }
     file.reset();
-    ::unlink(path("deferred", below).c_str());
+    ::unlink((path("deferred", below) + kPartSuffix).c_str());
   }
   if (std::find(layer.values(), layer.values() + classes, kUnknown) != layer.values() + classes) {
     throw std::logic_error("the solve past memory left a class of " + ring.describe() +
                            " without a value");
   }
-  counts_.bytes_written += write_layer(path("lines", beads), path("values", beads),
-                                       {layer.line_words(), layer.lines() * kLineWords},
-                                       {layer.values(), layer.classes()});
+  finish_layer(beads, layer);
   if (options_.solve.progress) {
     progress.done = before + classes;
     options_.solve.progress(progress);
   }
 }
 
-void TierSolve::write(TableOutput& output) {
+void TierSolve::write(TableOutput& output, Merge merge) {
   if (!solved_) throw std::logic_error("TierSolve::write before solve");
   const Ring ring = geometry_->ring();
   const RingIndex& ring_index = geometry_->index();
   const auto layers = static_cast<std::size_t>(ring.max_beads() + 1);
-  for (int beads = 0; beads <= ring.max_beads(); ++beads)
-    ::unlink(path("lines", beads).c_str());
+  const bool give_back = merge == Merge::give_back;
+  if (give_back) {
+    // No layer is finished any more: the manifests go first, and then the lines' files.
+    given_back_ = true;
+    finished_ = 0;
+    for (int beads = 0; beads <= ring.max_beads(); ++beads) {
+      ::unlink(path("layer", beads).c_str());
+      ::unlink(path("lines", beads).c_str());
+    }
+  }
   output.reserve();
 
   // The ring's index is cut into chunks of lines, each walked by any thread and appended in
@@ -720,8 +899,8 @@ void TierSolve::write(TableOutput& output) {
   std::vector<std::unique_ptr<LayerFile>> files(layers);
   for (int beads = 0; beads <= ring.max_beads(); ++beads) {
     files[static_cast<std::size_t>(beads)] =
-        std::make_unique<LayerFile>(path("values", beads), O_RDWR);
-    ::unlink(path("values", beads).c_str());  // gone when closed
+        std::make_unique<LayerFile>(path("values", beads), give_back ? O_RDWR : O_RDONLY);
+    if (give_back) ::unlink(path("values", beads).c_str());  // gone when closed
   }
   std::vector<std::uint64_t> starts(counts.size() + layers, 0);
   for (std::uint64_t chunk = 0; chunk < chunks; ++chunk)
@@ -754,7 +933,7 @@ void TierSolve::write(TableOutput& output) {
       [&](std::uint64_t chunk, Values& values) {
         output.append(bytes_of(values.out, values.out.size()));
         // The layers' bytes merged so far go back to the disk as the merge goes.
-        if (chunk % 64 == 63) {
+        if (give_back && chunk % 64 == 63) {
           for (std::size_t b = 0; b < layers; ++b) {
             const std::uint64_t done = starts[(chunk + 1) * layers + b] / kChunk * kChunk;
             if (done > 0) {
@@ -767,6 +946,7 @@ void TierSolve::write(TableOutput& output) {
   counts_.bytes_read += read.load();
   files.clear();
   output.commit(rank);
+  written_ = true;
 }
 
 }  // namespace ioiwari

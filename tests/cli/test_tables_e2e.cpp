@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -442,32 +443,149 @@ TEST_CASE(
   CHECK(folder.entries() == 3);
 }
 
-TEST_CASE("a solve past memory ended by a signal leaves neither its layers nor its table",
-          "[e2e][tables][hostile]") {
-  TempFolder folder;
-  fs::create_directory(folder.file("work"));
-  const std::string path = folder.file("twelve.table");
-  // Waits until the layers' folder holds a layer's file: the solve is then under way.
-  const auto layers_appear = [&]() {
-    const auto deadline = Clock::now() + 120s;
-    while (Clock::now() < deadline) {
-      for (const auto& entry : fs::directory_iterator(folder.file("work"))) {
-        if (entry.is_directory() && !fs::is_empty(entry.path())) return true;
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    return false;
-  };
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
-    INFO("signal " << signal);
-    const pid_t solver = start_quietly(
-        {"solve", "--pits", "12", "--memory", "100", "--work", folder.file("work"), "--out", path});
-    REQUIRE(solver > 0);
-    REQUIRE(layers_appear());
-    CHECK(ended_by(solver, signal));
-    CHECK(fs::is_empty(folder.file("work")));
-    CHECK(folder.entries() == 1u);  // `work` alone: no table, no temporary file
+namespace {
+
+// The layers a solve of 10 pits past memory has finished in `work`: its manifests, from 0 up.
+int finished_layers(const std::string& work) {
+  int layers = 0;
+  while (fs::exists(work + "/ioiwari-layers-10-5/layer-" + std::to_string(layers)))
+    ++layers;
+  return layers;
+}
+
+// Whether the folder of `work`'s layers holds a file of a name ending in ".part".
+bool unfinished_files(const std::string& work) {
+  if (!fs::exists(work + "/ioiwari-layers-10-5")) return false;
+  for (const auto& entry : fs::directory_iterator(work + "/ioiwari-layers-10-5")) {
+    if (entry.path().filename().string().ends_with(".part")) return true;
   }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a solve past memory stopped by signals at random points takes up its finished layers, to "
+    "the bytes of one never stopped",
+    "[e2e][tables][hostile]") {
+  TempFolder folder;
+  const std::string work = folder.file("work");
+  fs::create_directory(work);
+  const std::string reference = folder.file("memory.table"), path = folder.file("ten.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "10", "--out", reference}).status == 0);
+  // 10 pits (51 layers) in 10 MB: past memory, a window of a few layers.
+  const std::vector<std::string> solve = {"solve",  "--pits", "10",    "--memory", "10",
+                                          "--work", work,     "--out", path};
+  const unsigned seed = std::random_device{}();
+  INFO("seed " << seed);
+  std::mt19937 random(seed);
+  constexpr int kLayers = 51;
+  const int signals[] = {SIGKILL, SIGTERM, SIGINT, SIGHUP};
+  // Stops at random layers, each past the last, and then once in the merge; each time the next
+  // solve takes up what the last finished.
+  int kept = 0;
+  for (int round = 0; round < 5; ++round) {
+    const bool in_merge = round == 4 || kept >= kLayers - 1;
+    const int target =
+        in_merge ? kLayers : std::uniform_int_distribution<int>(kept + 1, kLayers - 1)(random);
+    const int signal = signals[static_cast<std::size_t>(round) % std::size(signals)];
+    INFO("round " << round << ": signal " << signal << " after layer " << target - 1
+                  << (in_merge ? ", in the merge" : ""));
+    const pid_t solver = start_quietly(solve);
+    REQUIRE(solver > 0);
+    // Waits for the layer (in the merge, the last), or for the end.
+    const auto deadline = Clock::now() + 300s;
+    int status = 0;
+    bool ended = false;
+    while (Clock::now() < deadline && finished_layers(work) < target) {
+      if (::waitpid(solver, &status, WNOHANG) == solver) {
+        ended = true;
+        break;
+      }
+      std::this_thread::sleep_for(1ms);
+    }
+    if (!ended) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(random() % 20));
+      ::kill(solver, signal);
+      REQUIRE(::waitpid(solver, &status, 0) == solver);
+    }
+    if (WIFEXITED(status)) {  // it ended before the signal came: a whole solve
+      REQUIRE(WEXITSTATUS(status) == 0);
+      break;
+    }
+    CHECK(WTERMSIG(status) == signal);
+    const int now = finished_layers(work);
+    CHECK(now >= (in_merge ? kLayers : target));
+    // A signal it handles takes its unfinished files; a kill leaves them for the next solve.
+    if (signal != SIGKILL) CHECK_FALSE(unfinished_files(work));
+    CHECK_FALSE(fs::exists(path));
+    kept = now;
+    if (in_merge) break;
+  }
+  const auto last = ioiwari_run(solve);
+  INFO(last.err);
+  REQUIRE(last.status == 0);
+  if (kept > 0) {
+    CHECK(last.err.find("ioiwari: solve: taking up " + std::to_string(kept) +
+                        " of 51 layers "
+                        "that a stopped solve finished in '" +
+                        work + "/ioiwari-layers-10-5'\n") != std::string::npos);
+    CHECK(last.out.find("; took up " + std::to_string(kept) +
+                        " of 51 layers from a stopped solve (") != std::string::npos);
+  }
+  CHECK(same_bytes(path, reference));
+  CHECK(fs::is_empty(work));
+}
+
+TEST_CASE("a solve past memory that fills its disk keeps its layers, and takes them up",
+          "[e2e][tables][hostile]") {
+  // A file system of our own, mounted on our own folder in a mount namespace of our own: the
+  // solve fills it, a file that took its room goes, and the same command takes up.
+  if (::access("/usr/bin/unshare", X_OK) != 0) {
+    WARN("no test of a disk filled in a solve: no unshare(1)");
+    return;
+  }
+  const auto probe = ioiwari::test::run_program(
+      {"/usr/bin/unshare", "--mount", "--propagation", "private", "true"}, "");
+  if (probe.status != 0) {
+    WARN("no test of a disk filled in a solve: mount namespaces are not allowed here");
+    return;
+  }
+  TempFolder folder;
+  const std::string work = folder.file("work"), path = folder.file("ten.table");
+  fs::create_directory(work);
+  const std::string reference = folder.file("memory.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "10", "--out", reference}).status == 0);
+  const std::string solve = "'" + std::string(IOIWARI_BINARY) +
+                            "' solve --pits 10 --memory 10 --work '" + work + "' --out '" + path +
+                            "'";
+  // The solve in the background; once it has finished 20 layers, `yes` takes every byte left;
+  // then the solve ends, the filler goes, and the same command runs again.
+  const std::string script =
+      "mount -t tmpfs -o size=64m ioiwari-test '" + work + "' || exit 90\n" + solve + " 2>'" +
+      folder.file("first.err") + "' >/dev/null &\nsolver=$!\ntries=0\n" + "while [ ! -e '" + work +
+      "/ioiwari-layers-10-5/layer-19' ] && [ $tries -lt 30000 ]; do "
+      "sleep 0.01; tries=$((tries + 1)); done\n" +
+      "yes > '" + work + "/filler' 2>/dev/null\nwait $solver\necho \"first $?\"\nrm '" + work +
+      "/filler'\n" + solve + " 2>'" + folder.file("second.err") + "'\necho \"second $?\"\n";
+  const auto run = ioiwari::test::run_program(
+      {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script}, "");
+  INFO(run.out << run.err);
+  std::ifstream first_err(folder.file("first.err")), second_err(folder.file("second.err"));
+  const std::string first{std::istreambuf_iterator<char>(first_err), {}};
+  const std::string second{std::istreambuf_iterator<char>(second_err), {}};
+  INFO(first << second);
+  CHECK(run.out.find("first 7\n") != std::string::npos);
+  CHECK(first.find(": No space left on device; ") != std::string::npos);
+  CHECK(first.find(" of 51 layers are finished in '" + work +
+                   "/ioiwari-layers-10-5': the same command takes up from them\n") !=
+        std::string::npos);
+  CHECK(std::count(first.begin(), first.end(), '\n') == 1);
+  CHECK(run.out.find("second 0\n") != std::string::npos);
+  CHECK(second.starts_with("ioiwari: solve: taking up "));
+  CHECK(run.out.find(" layers from a stopped solve (") != std::string::npos);
+  CHECK(same_bytes(path, reference));
+  CHECK(fs::is_empty(work));  // the tmpfs is gone with its namespace, and nothing was left here
 }
 
 TEST_CASE("a symbolic link given to solve leads to the table, and stays a link", "[e2e][tables]") {

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catch.hpp"
@@ -17,6 +19,7 @@
 
 using namespace ioiwari;
 using ioiwari::test::TempFolder;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,15 +31,17 @@ std::vector<unsigned char> bytes_of(const std::string& path) {
 // The table file of `ring` solved past memory with `window` layers and `threads` threads, in
 // `folder`; the solve's counts.
 TierCounts solve_past_memory(Ring ring, int window, int threads, const TempFolder& folder,
-                             const std::string& name) {
+                             const std::string& name,
+                             TierSolve::Merge merge = TierSolve::Merge::give_back) {
   const auto geometry = RingGeometry::of(ring);
   TierOptions options;
   options.solve.threads = threads;
   options.window = window;
   TableOutput output(folder.file(name), *geometry, TableOutput::Room::later);
   TierSolve solve(geometry, options);
-  solve.solve(folder.path().string());
-  solve.write(output);
+  solve.open(folder.path().string());
+  solve.solve();
+  solve.write(output, merge);
   return solve.counts();
 }
 
@@ -59,7 +64,10 @@ TEST_CASE("tier solver: its table file is the solve in memory's, for every windo
       for (const int threads : {1, 2}) {
         if (!small && threads == 1) continue;
         INFO(ring.describe() << ", window " << window << ", " << threads << " threads");
-        const TierCounts counts = solve_past_memory(ring, window, threads, folder, "tiers.table");
+        // Both merges, which differ only in when the layers' files go.
+        const TierCounts counts = solve_past_memory(
+            ring, window, threads, folder, "tiers.table",
+            threads == 1 ? TierSolve::Merge::keep_layers : TierSolve::Merge::give_back);
         const std::vector<unsigned char> written = bytes_of(folder.file("tiers.table"));
         const auto differ =
             std::mismatch(written.begin(), written.end(), expected.begin(), expected.end());
@@ -115,6 +123,150 @@ TEST_CASE("tier solver: a folder it cannot write is one error, and nothing is le
   TierOptions options;
   options.window = 1;
   TierSolve solve(geometry, options);
-  CHECK_THROWS_AS(solve.solve(folder.file("missing")), TableFileError);
+  CHECK_THROWS_AS(solve.open(folder.file("missing")), TableFileError);
   CHECK(folder.entries() == 0);
+}
+
+namespace {
+
+// Thrown from a solve's progress report to stop it, as a failed write would.
+struct Stopped {};
+
+// A solve of `ring` past memory in `folder` with `window` layers, stopped (Stopped) as soon as
+// it has finished the layers below `stop_at`, or run to the end when that is past its last
+// layer; returns the layers it left finished. The table goes to `table` when it is written.
+int stopped_solve(Ring ring, int window, int stop_at, const TempFolder& folder,
+                  const std::string& table, TierCounts* counts = nullptr) {
+  const auto geometry = RingGeometry::of(ring);
+  TierOptions options;
+  options.solve.threads = 2;
+  options.solve.progress = [&](const SolveProgress& progress) {
+    if (progress.layer >= stop_at) throw Stopped{};  // reported as each layer begins
+  };
+  options.window = window;
+  TableOutput output(table, *geometry, TableOutput::Room::later);
+  TierSolve solve(geometry, options);
+  solve.open(folder.path().string());
+  try {
+    solve.solve();
+    solve.write(output, TierSolve::Merge::keep_layers);
+  } catch (const Stopped&) {
+  }
+  if (counts != nullptr) *counts = solve.counts();
+  return solve.finished_layers();
+}
+
+std::string layers_folder(const TempFolder& folder, Ring ring) {
+  return folder.file("ioiwari-layers-" + std::to_string(ring.pits) + "-" +
+                     std::to_string(ring.capacity));
+}
+
+}  // namespace
+
+TEST_CASE("tier solver: a stopped solve is taken up where it stopped, to the same bytes",
+          "[ring-solver][tiers]") {
+  TempFolder folder;
+  const Ring ring{8, 4};  // 33 layers
+  const auto geometry = RingGeometry::of(ring);
+  const std::string memory = folder.file("memory.table");
+  save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
+  const std::vector<unsigned char> expected = bytes_of(memory);
+  const std::string table = folder.file("tiers.table");
+  for (const int window : {0, 2}) {
+    INFO("window " << window);
+    // Stopped at layer 9, then at 20 (taking up 9), then run to the end (taking up 20).
+    CHECK(stopped_solve(ring, window, 9, folder, table) == 9);
+    CHECK(fs::exists(layers_folder(folder, ring) + "/layer-8"));
+    CHECK_FALSE(fs::exists(table));
+    TierCounts counts;
+    CHECK(stopped_solve(ring, window, 20, folder, table, &counts) == 20);
+    CHECK(counts.kept_layers == 9);
+    CHECK(counts.bytes_checked > 0);
+    // No unfinished file is left: a stop takes them (and a kill's are taken by the next solve).
+    for (const auto& entry : fs::directory_iterator(layers_folder(folder, ring)))
+      CHECK_FALSE(entry.path().string().ends_with(".part"));
+    CHECK(stopped_solve(ring, window, 1000, folder, table, &counts) == 33);
+    CHECK(counts.kept_layers == 20);
+    CHECK(bytes_of(table) == expected);
+    // The table written, the folder is gone.
+    CHECK_FALSE(fs::exists(layers_folder(folder, ring)));
+    fs::remove(table);
+  }
+}
+
+TEST_CASE("tier solver: a kept layer that fails its manifest is solved again, with all above it",
+          "[ring-solver][tiers][hostile]") {
+  TempFolder folder;
+  const Ring ring{8, 4};
+  const auto geometry = RingGeometry::of(ring);
+  const std::string memory = folder.file("memory.table");
+  save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
+  const std::vector<unsigned char> expected = bytes_of(memory);
+  const std::string table = folder.file("tiers.table");
+  const std::string layers = layers_folder(folder, ring);
+  const auto flip = [](const std::string& path, std::uint64_t at) {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(at));
+    const int byte = file.get();
+    file.seekp(static_cast<std::streamoff>(at));
+    file.put(static_cast<char>(byte ^ 1));
+  };
+  // Each way a layer can be wrong: a flipped value, a flipped line, a short file, a missing
+  // file, a manifest of another layer, of another version, or missing.
+  const std::vector<std::pair<std::string, std::function<void()>>> damages = {
+      {"a value", [&] { flip(layers + "/values-12", 100); }},
+      {"a line", [&] { flip(layers + "/lines-12", 70); }},
+      {"short",
+       [&] { fs::resize_file(layers + "/values-12", fs::file_size(layers + "/values-12") - 1); }},
+      {"no values", [&] { fs::remove(layers + "/values-12"); }},
+      {"another layer's manifest",
+       [&] {
+         fs::copy_file(layers + "/layer-11", layers + "/layer-12",
+                       fs::copy_options::overwrite_existing);
+       }},
+      {"another version", [&] { flip(layers + "/layer-12", 14); }},
+      {"no manifest", [&] { fs::remove(layers + "/layer-12"); }},
+  };
+  for (const auto& [what, damage] : damages) {
+    INFO(what);
+    REQUIRE(stopped_solve(ring, 1, 20, folder, table) == 20);
+    damage();
+    TierCounts counts;
+    CHECK(stopped_solve(ring, 1, 1000, folder, table, &counts) == 33);
+    CHECK(counts.kept_layers == 12);
+    CHECK(bytes_of(table) == expected);
+    fs::remove(table);
+  }
+}
+
+TEST_CASE(
+    "tier solver: a layers' folder another user could write, or another solve holds, is "
+    "refused",
+    "[ring-solver][tiers][hostile]") {
+  TempFolder folder;
+  const Ring ring{6, 5};
+  const auto geometry = RingGeometry::of(ring);
+  TierOptions options;
+  options.window = 1;
+  {
+    TierSolve first(geometry, options);
+    first.open(folder.path().string());
+    TierSolve second(geometry, options);
+    CHECK_THROWS_WITH(second.open(folder.path().string()),
+                      Catch::Matchers::Contains("another solve of 6 pits, capacity 5 is using it"));
+  }
+  // The first gone, its lock goes with it.
+  CHECK_FALSE(fs::exists(layers_folder(folder, ring)));
+  fs::create_directory(layers_folder(folder, ring));
+  fs::permissions(layers_folder(folder, ring), fs::perms::owner_all | fs::perms::group_all);
+  TierSolve solve(geometry, options);
+  CHECK_THROWS_WITH(solve.open(folder.path().string()),
+                    Catch::Matchers::Contains("another user owns it or may write in it"));
+  // A link in its place is not followed.
+  fs::remove(layers_folder(folder, ring));
+  fs::create_directory(folder.file("elsewhere"));
+  fs::create_directory_symlink(folder.file("elsewhere"), layers_folder(folder, ring));
+  TierSolve linked(geometry, options);
+  CHECK_THROWS_AS(linked.open(folder.path().string()), TableFileError);
+  CHECK(fs::is_empty(folder.file("elsewhere")));
 }

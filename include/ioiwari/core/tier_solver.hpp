@@ -18,6 +18,15 @@
 // every class for the ring's index, one more for the values, each class's value taken in turn
 // from its layer's file. The file is the one the solve in memory writes, byte for byte (a test
 // holds the two equal).
+//
+// A stopped solve is taken up where it stopped. The layers' folder is the ring's own
+// (ioiwari-layers-P-C in the work folder), and each solved layer is finished there in turn: its
+// files written under a name ending in kPartSuffix, synced and renamed, and then a manifest of
+// them (layer-B: the ring, the layer, each file's size and SHA-256) written the same way. A kill,
+// a signal or a failed write leaves the finished layers; the next solve of the ring in that
+// folder keeps every layer in a row from the empty board up whose files match their manifest,
+// loads the window below the first one it solves, and solves the rest. The folder goes once the
+// table is written.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +36,7 @@
 #include "ioiwari/core/layer_index.hpp"
 #include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/ring_solver.hpp"
+#include "ioiwari/core/sha256.hpp"
 
 namespace ioiwari {
 
@@ -57,6 +67,8 @@ struct TierCounts {
   std::uint64_t bytes_written = 0;    // to the layers' files
   std::uint64_t bytes_read = 0;       // from them, for the deferred moves and the merge
   std::uint64_t peak_layers = 0;      // the most bytes of layers in memory at once
+  int kept_layers = 0;                // layers a stopped solve had finished, taken up
+  std::uint64_t bytes_checked = 0;    // of their files, hashed to take them up
 };
 
 struct TierOptions {
@@ -68,10 +80,11 @@ struct TierOptions {
   int window = -1;
 };
 
-// A solve past memory of one ring. Its files live in a folder of their own, made when it starts
-// and removed with it, or by SIGINT, SIGTERM or SIGHUP
-// (temporary_files.hpp). Throws TableFileError (unwritable) when the
-// folder cannot be made or a file cannot be written or read back.
+// A solve past memory of one ring. Its files live in the ring's folder of layers, made by open()
+// or taken up from a stopped solve, and removed once the table is written. SIGINT, SIGTERM and
+// SIGHUP remove its unfinished files and leave its finished layers (temporary_files.hpp). Throws
+// TableFileError (unwritable) when the folder cannot be made or locked, or a file cannot be
+// written or read back.
 class TierSolve {
  public:
   TierSolve(std::shared_ptr<const RingGeometry> geometry, TierOptions options);
@@ -86,17 +99,32 @@ class TierSolve {
   // window takes (a window of 0).
   std::uint64_t memory_bytes() const;
   std::uint64_t least_memory_bytes() const;
-  // The folder of the layers' files, once the solve has begun.
+  // The folder of the layers' files, once open.
   const std::string& folder() const { return folder_; }
   // The bytes the layers' files take on disk at most, during the solve and after it.
   std::uint64_t disk_bytes() const;
+  // The layers, and their files' bytes, that open() took up from a stopped solve.
+  int kept_layers() const { return counts_.kept_layers; }
+  std::uint64_t kept_bytes() const;
+  // The layers finished so far, in the folder: what a stop now leaves to take up.
+  int finished_layers() const { return finished_; }
 
-  // Solves every layer in order, each to its files, in a folder of their own made in `folder`.
-  // Needs a window of 0 or more.
-  void solve(const std::string& folder);
-  // Writes the solved table to `output` (its lines, then its values, then commit()), and
-  // removes the layers' files as the merge reads them.
-  void write(TableOutput& output);
+  // Makes the ring's folder of layers in `folder` (mode 700), or takes up the one a stopped
+  // solve left there: it must be a folder of this user's that no other user can write, and no
+  // other solve may hold it (a lock, given back when this solve ends). Its unfinished files are
+  // removed, its finished layers checked against their manifests and kept up to the first that
+  // fails, and every file above that removed.
+  void open(const std::string& folder);
+  // Solves every layer that open() did not keep, in order, each to its files. Needs a window of
+  // 0 or more.
+  void solve();
+  // What the merge does with the layers' files: keeps them until the table is written, so that a
+  // stop during the merge takes up at the merge (their bytes and the table's on disk at once);
+  // or gives them back to the disk as it reads them (a stop during the merge solves again).
+  enum class Merge { keep_layers, give_back };
+  // Writes the solved table to `output` (its lines, then its values, then commit()), and then
+  // removes the layers' folder.
+  void write(TableOutput& output, Merge merge);
 
   const TierCounts& counts() const { return counts_; }
 
@@ -104,7 +132,12 @@ class TierSolve {
   class Layer;
   class Pass;
   void solve_layer(int beads);
+  void finish_layer(int beads, const Layer& layer);
+  bool layer_kept(int beads);
+  void load_layer(int beads);
+  void remove_layer_files(int beads) const;
   std::string path(const char* kind, int beads) const;
+  std::string manifest(int beads, const Digest& lines, const Digest& values) const;
 
   std::shared_ptr<const RingGeometry> geometry_;
   LayerIndex index_;
@@ -114,7 +147,11 @@ class TierSolve {
   std::uint64_t deferred_room_ = 0;  // the deferred moves sorted and answered at once
   std::uint64_t merge_lines_ = 0;    // the lines of the ring's index write() merges at once
   std::string folder_;
-  int slot_ = -1;                               // the folder's place among what a signal removes
+  int folder_fd_ = -1;                          // open and locked while the solve holds it
+  int slot_ = -1;                               // the folder's place among what a signal clears
+  int finished_ = 0;                            // layers finished in the folder, from 0 up
+  bool given_back_ = false;                     // the merge has begun to give the layers back
+  bool written_ = false;                        // the table is written: the folder may go
   std::vector<std::unique_ptr<Layer>> layers_;  // by beads: those in memory, else null
   TierCounts counts_;
   bool solved_ = false;
