@@ -76,7 +76,8 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
                      bytes_text(tier.least_memory_bytes()) + " past memory; it may take " +
                      bytes_text(memory));
   }
-  TableOutput output(*call.parsed.text(opt::out), *geometry, TableOutput::Room::later);
+  TableOutput output(*call.parsed.text(opt::out), *geometry, written_format(call.parsed),
+                     TableOutput::Room::later);
   const std::string table_folder = folder_of(output.target());
   const std::string work =
       call.parsed.given(opt::work) ? *call.parsed.text(opt::work) : table_folder;
@@ -91,7 +92,7 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
   // Room for the layers' files left to write while the solve runs, and then for the table: beside
   // every layer, so that a stop during the merge takes up at the merge, or else beside their
   // values alone, given back to the disk as the merge reads them.
-  const std::uint64_t kept = tier.kept_bytes(), table = output.bytes();
+  const std::uint64_t kept = tier.kept_bytes(), table = output.bytes_in_steps();
   const std::uint64_t left = tier.disk_bytes() - kept;
   const bool shared = same_file_system(work, table_folder);
   const auto beyond_kept = [&](std::uint64_t bytes) { return bytes > kept ? bytes - kept : 0; };
@@ -134,7 +135,7 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
              << " layers from a stopped solve (" << bytes_text(counts.bytes_checked)
              << " checked); ";
   }
-  call.out << "wrote " << *call.parsed.text(opt::out) << " (" << bytes_text(output.bytes())
+  call.out << "wrote " << *call.parsed.text(opt::out) << " (" << bytes_text(output.size())
            << "), root " << hex(output.root()) << "\n";
   return written(call, to_int(ExitCode::ok));
 }
@@ -153,7 +154,7 @@ int run_solve(Invocation& call) {
     return solve_past_memory(call, setup, memory);
   }
   // The file is prepared before the solve: a path that cannot take the table is refused now.
-  TableOutput output(*call.parsed.text(opt::out), *setup.geometry());
+  TableOutput output(*call.parsed.text(opt::out), *setup.geometry(), written_format(call.parsed));
   const auto begin = std::chrono::steady_clock::now();
   std::shared_ptr<const RingTable> table;
   int threads = 0;
@@ -167,7 +168,7 @@ int run_solve(Invocation& call) {
   call.out << "solved the ring of " << setup.ring().describe() << ": " << table->classes()
            << " classes in " << std::fixed << std::setprecision(1) << seconds << " s on " << threads
            << (threads == 1 ? " thread" : " threads") << "; wrote " << *call.parsed.text(opt::out)
-           << " (" << bytes_text(output.bytes()) << "), root " << hex(output.root()) << "\n";
+           << " (" << bytes_text(output.size()) << "), root " << hex(output.root()) << "\n";
   return written(call, to_int(ExitCode::ok));
 }
 

@@ -187,7 +187,7 @@ int run_solve(cli::Invocation& call) {
   std::optional<TableOutput> output;
   if (me == 0) {
     try {
-      output.emplace(*call.parsed.text(cli::opt::out), geometry);
+      output.emplace(*call.parsed.text(cli::opt::out), geometry, cli::written_format(call.parsed));
     } catch (const TableFileError& error) {
       call.complain(error.what());
     }
@@ -240,7 +240,7 @@ int run_solve(cli::Invocation& call) {
   call.out << std::fixed << std::setprecision(1) << "solved the ring of " << ring.describe() << ": "
            << classes << " classes in " << seconds_since(begin) << " s on " << processes
            << (processes == 1 ? " process" : " processes") << "; wrote "
-           << *call.parsed.text(cli::opt::out) << " (" << cli::bytes_text(output->bytes())
+           << *call.parsed.text(cli::opt::out) << " (" << cli::bytes_text(output->size())
            << "), root " << hex(output->root()) << "\n";
   for (std::size_t q = 0; q < reports.size(); ++q) {
     const Report& report = reports[q];

@@ -48,7 +48,11 @@ _ioiwari() {
       return
       ;;
     --format)
-      mapfile -t COMPREPLY < <(compgen -W "icpc cms" -- "$cur")
+      if [[ $command == solve ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "5 4" -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -W "icpc cms" -- "$cur")
+      fi
       return
       ;;
     --record | --replay | --table | --out)
@@ -84,7 +88,7 @@ _ioiwari() {
     analyze) options="--json --help $ring $table" ;;
     starts) options="--classes --json --quiet --help $ring $table" ;;
     bench) options="--runs --negamax --json --quiet --help $ring" ;;
-    solve) options="--out --memory --work --quiet --help $ring" ;;
+    solve) options="--out --format --memory --work --quiet --help $ring" ;;
     package) options="--format --out --starts --strategy --seed --quiet --help $ring" ;;
     interact | manage)
       if [[ $cur == -* ]]; then

@@ -1,5 +1,7 @@
 #include "ioiwari/core/table_format.hpp"
 
+#include "ioiwari/core/table_compressed.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -19,6 +21,10 @@ struct FieldAt {
                                block_hashes_offset = 136, file_bytes = 144, page_bytes = 152,
                                reserved_after_page_bytes = 156, root = 160, top_hashes_offset = 192,
                                end = 200;
+  // Version 5's, after version 4's.
+  static constexpr std::size_t first_ranks_offset = 200, first_ranks_bytes = 208,
+                               directory_offset = 216, directory_bytes = 224, coded_offset = 232,
+                               coded_bytes = 240, code_lengths = 248, end_compressed = 504;
 };
 static_assert(FieldAt::reserved + 8 == FieldAt::version &&
               FieldAt::version == TableHeader::kVersionOffset);
@@ -60,6 +66,49 @@ TableHeader TableHeader::of(const RingGeometry& geometry, const Digest& root) {
   return header;
 }
 
+CompressedLayout CompressedLayout::of(const TableLayout& layout, std::uint64_t coded_bytes) {
+  CompressedLayout c;
+  const std::uint64_t lines = layout.lines_bytes / 64;
+  c.index_pages = (lines + kIndexPageLines - 1) / kIndexPageLines;
+  c.value_pages = (layout.classes + kCodedPageClasses - 1) / kCodedPageClasses;
+  c.first_ranks_offset = TableLayout::kBlockBytes;
+  c.first_ranks_bytes = 8 * c.index_pages;
+  c.directory_offset = c.first_ranks_offset + c.first_ranks_bytes;
+  c.directory_bytes = 8 * (c.value_pages + 1);
+  c.coded_offset = c.directory_offset + c.directory_bytes;
+  c.coded_bytes = coded_bytes;
+  c.page_hashes_offset = c.coded_offset + coded_bytes;
+  c.block_hashes_offset = c.page_hashes_offset + TableLayout::kGroupBytes * layout.blocks;
+  c.top_hashes_offset = c.block_hashes_offset + TableLayout::kHashBytes * layout.blocks;
+  c.file_bytes = c.top_hashes_offset + TableLayout::kHashBytes * layout.hash_pages;
+  return c;
+}
+
+std::uint64_t CompressedLayout::most_coded_bytes(const TableLayout& layout) {
+  return (layout.classes * kMostCodeBits + 7) / 8 +
+         (layout.classes + kCodedPageClasses - 1) / kCodedPageClasses;
+}
+
+TableHeader TableHeader::compressed(const RingGeometry& geometry, const Digest& root,
+                                    std::uint64_t coded_bytes,
+                                    const std::array<std::uint8_t, 256>& lengths) {
+  TableHeader header = of(geometry, root);
+  const CompressedLayout c = CompressedLayout::of(geometry.layout(), coded_bytes);
+  header.version = kCompressedFormatVersion;
+  header.page_hashes_offset = c.page_hashes_offset;
+  header.block_hashes_offset = c.block_hashes_offset;
+  header.top_hashes_offset = c.top_hashes_offset;
+  header.file_bytes = c.file_bytes;
+  header.first_ranks_offset = c.first_ranks_offset;
+  header.first_ranks_bytes = c.first_ranks_bytes;
+  header.directory_offset = c.directory_offset;
+  header.directory_bytes = c.directory_bytes;
+  header.coded_offset = c.coded_offset;
+  header.coded_bytes = coded_bytes;
+  header.code_lengths = lengths;
+  return header;
+}
+
 std::vector<unsigned char> TableHeader::block() const {
   std::vector<unsigned char> block(kBlock, 0);
   std::memcpy(block.data() + FieldAt::magic, kMagic, sizeof kMagic);
@@ -80,6 +129,15 @@ std::vector<unsigned char> TableHeader::block() const {
   put(block, FieldAt::file_bytes, file_bytes);
   put(block, FieldAt::page_bytes, page_bytes);
   put(block, FieldAt::root, root);
+  if (version == kCompressedFormatVersion) {
+    put(block, FieldAt::first_ranks_offset, first_ranks_offset);
+    put(block, FieldAt::first_ranks_bytes, first_ranks_bytes);
+    put(block, FieldAt::directory_offset, directory_offset);
+    put(block, FieldAt::directory_bytes, directory_bytes);
+    put(block, FieldAt::coded_offset, coded_offset);
+    put(block, FieldAt::coded_bytes, coded_bytes);
+    put(block, FieldAt::code_lengths, code_lengths);
+  }
   put(block, FieldAt::header_hash, hash_of(block));
   return block;
 }
@@ -104,6 +162,15 @@ TableHeader TableHeader::parse(std::span<const unsigned char> block) {
   header.file_bytes = get<std::uint64_t>(block, FieldAt::file_bytes);
   header.page_bytes = get<std::uint32_t>(block, FieldAt::page_bytes);
   header.root = get<Digest>(block, FieldAt::root);
+  if (header.version == kCompressedFormatVersion) {
+    header.first_ranks_offset = get<std::uint64_t>(block, FieldAt::first_ranks_offset);
+    header.first_ranks_bytes = get<std::uint64_t>(block, FieldAt::first_ranks_bytes);
+    header.directory_offset = get<std::uint64_t>(block, FieldAt::directory_offset);
+    header.directory_bytes = get<std::uint64_t>(block, FieldAt::directory_bytes);
+    header.coded_offset = get<std::uint64_t>(block, FieldAt::coded_offset);
+    header.coded_bytes = get<std::uint64_t>(block, FieldAt::coded_bytes);
+    header.code_lengths = get<std::array<std::uint8_t, 256>>(block, FieldAt::code_lengths);
+  }
   return header;
 }
 
@@ -117,7 +184,12 @@ Digest TableHeader::hash_of(std::span<const unsigned char> block) {
 }
 
 bool TableHeader::fits(const RingGeometry& geometry) const {
-  const TableHeader expected = of(geometry, root);
+  if (version == kCompressedFormatVersion &&
+      coded_bytes > CompressedLayout::most_coded_bytes(geometry.layout()))
+    return false;
+  const TableHeader expected = version == kCompressedFormatVersion
+                                   ? compressed(geometry, root, coded_bytes, code_lengths)
+                                   : of(geometry, root);
   return version == expected.version && byte_order == expected.byte_order &&
          pits == expected.pits && capacity == expected.capacity && classes == expected.classes &&
          block_bytes == expected.block_bytes && blocks == expected.blocks &&
@@ -126,17 +198,21 @@ bool TableHeader::fits(const RingGeometry& geometry) const {
          page_hashes_offset == expected.page_hashes_offset &&
          block_hashes_offset == expected.block_hashes_offset &&
          top_hashes_offset == expected.top_hashes_offset && file_bytes == expected.file_bytes &&
-         page_bytes == expected.page_bytes;
+         page_bytes == expected.page_bytes && first_ranks_offset == expected.first_ranks_offset &&
+         first_ranks_bytes == expected.first_ranks_bytes &&
+         directory_offset == expected.directory_offset &&
+         directory_bytes == expected.directory_bytes && coded_offset == expected.coded_offset;
 }
 
-bool TableHeader::zero_where_zero(std::span<const unsigned char> block) {
+bool TableHeader::zero_where_zero(std::span<const unsigned char> block, std::uint32_t version) {
   const auto zero = [](std::span<const unsigned char> bytes) {
     return std::all_of(bytes.begin(), bytes.end(), [](unsigned char byte) { return byte == 0; });
   };
   return zero(block.subspan(FieldAt::reserved, FieldAt::version - FieldAt::reserved)) &&
          zero(block.subspan(FieldAt::reserved_after_page_bytes,
                             FieldAt::root - FieldAt::reserved_after_page_bytes)) &&
-         zero(block.subspan(FieldAt::end));
+         zero(block.subspan(version == kCompressedFormatVersion ? FieldAt::end_compressed
+                                                                : FieldAt::end));
 }
 
 TableDigest::TableDigest(const TableLayout& layout) : layout_(layout), at_(layout.lines_offset) {

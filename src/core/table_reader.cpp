@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "block_cache.hpp"
 #include "file_kind.hpp"
+#include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/core/tier_solver.hpp"
 
@@ -112,7 +114,7 @@ class TableFile final : public TableStorage {
       checked = hash_pages_[page].load(std::memory_order_relaxed);
       if (checked == nullptr) {
         const std::uint64_t bytes = std::min(kPage, kHash * layout().blocks - kPage * page);
-        const std::uint64_t offset = layout().block_hashes_offset + kPage * page;
+        const std::uint64_t offset = stored_.block_hashes_offset + kPage * page;
         auto copy = std::make_unique<unsigned char[]>(static_cast<std::size_t>(bytes));
         read_at(offset, {copy.get(), static_cast<std::size_t>(bytes)});
         const Digest digest = sha256({copy.get(), static_cast<std::size_t>(bytes)});
@@ -134,7 +136,7 @@ class TableFile final : public TableStorage {
   // Reads the page hashes of block `block` into `into` (kGroupBytes) and checks them against
   // the block's hash.
   void read_group(std::uint64_t block, unsigned char* into) const {
-    const std::uint64_t offset = layout().page_hashes_offset + kGroup * block;
+    const std::uint64_t offset = stored_.page_hashes_offset + kGroup * block;
     read_at(offset, {into, static_cast<std::size_t>(kGroup)});
     const Digest digest = block_hash({into, static_cast<std::size_t>(kGroup)});
     if (std::memcmp(digest.data(), block_hash_at(block), kHash) != 0) {
@@ -146,17 +148,101 @@ class TableFile final : public TableStorage {
     }
   }
 
-  // Reads page `page` of block `block` into `into` and checks it against `hash`.
+  // Reads page `page` of block `block` into `into` and checks it against `hash`: in version 5,
+  // the page made again from the file's parts (make_page()).
   void read_page(std::uint64_t block, std::size_t page, const unsigned char* hash,
                  unsigned char* into) const {
     const std::uint64_t offset = TableLayout::block_offset(block) + kPage * page;
-    read_at(offset, {into, static_cast<std::size_t>(kPage)});
+    std::string made;
+    if (code_) {
+      made = make_page(offset, into);
+    } else {
+      read_at(offset, {into, static_cast<std::size_t>(kPage)});
+    }
     const Digest digest = sha256({into, static_cast<std::size_t>(kPage)});
     if (std::memcmp(digest.data(), hash, kHash) != 0) {
       changed_since_open("block " + std::to_string(block) + " no longer matches its hashes");
       refuse(Kind::checksum, " is damaged: page " + std::to_string(page) + " of block " +
-                                 std::to_string(block) + " (bytes " + std::to_string(offset) +
-                                 " to " + std::to_string(offset + kPage - 1) + ") fails its hash");
+                                 std::to_string(block) +
+                                 (code_ ? " (" + made + ")"
+                                        : " (bytes " + std::to_string(offset) + " to " +
+                                              std::to_string(offset + kPage - 1) + ")") +
+                                 " fails its hash");
+    }
+  }
+
+  // Version 5: makes the page of format 4 at `offset` from the file's parts into `into`: lines
+  // of the index from their first rank, values from their coded page, or zeros. Says what it
+  // was made from, for a page that then fails its hash.
+  std::string make_page(std::uint64_t offset, unsigned char* into) const {
+    const TableLayout& plain = layout();
+    std::memset(into, 0, static_cast<std::size_t>(kPage));
+    if (offset < plain.values_offset) {
+      const std::uint64_t q = (offset - plain.lines_offset) / kPage;
+      if (q >= compressed_.index_pages) return "zeros after the index";
+      std::uint64_t rank = 0;
+      read_at(compressed_.first_ranks_offset + 8 * q,
+              {reinterpret_cast<unsigned char*>(&rank), sizeof rank});
+      if (rank > plain.classes)
+        damaged("the first rank of index page " + std::to_string(q) + " is past the last class");
+      std::uint64_t lines[kIndexPageLines * kLineWords];
+      make_index_lines(geometry_->index(), q * kIndexPageLines, kIndexPageLines, rank, lines);
+      std::memcpy(into, lines, sizeof lines);
+      return "index lines " + std::to_string(q * kIndexPageLines) +
+             " on, made from the first "
+             "rank at byte " +
+             std::to_string(compressed_.first_ranks_offset + 8 * q);
+    }
+    const std::uint64_t q = (offset - plain.values_offset) / kPage;
+    if (q >= compressed_.value_pages) return "zeros after the values";
+    std::uint64_t ends[2];
+    read_at(compressed_.directory_offset + 8 * q, {reinterpret_cast<unsigned char*>(ends), 16});
+    const std::string where = "values page " + std::to_string(q) + ", coded in bytes " +
+                              std::to_string(compressed_.coded_offset + ends[0]) + " on";
+    if (ends[0] > ends[1] || ends[1] > compressed_.coded_bytes ||
+        ends[1] - ends[0] > kMostPageCodeBytes) {
+      damaged("the directory places values page " + std::to_string(q) + " at bytes " +
+              std::to_string(ends[0]) + " to " + std::to_string(ends[1]) +
+              " of its coded values, which are not there");
+    }
+    unsigned char coded[kMostPageCodeBytes];
+    const auto bytes = static_cast<std::size_t>(ends[1] - ends[0]);
+    read_at(compressed_.coded_offset + ends[0], {coded, bytes});
+    const auto count = static_cast<std::size_t>(
+        std::min(kCodedPageClasses, plain.classes - q * kCodedPageClasses));
+    if (!code_->decode({coded, bytes}, {reinterpret_cast<std::int8_t*>(into), count})) {
+      changed_since_open("its coded values changed");
+      damaged(where + ", do not decode to its " + std::to_string(count) + " values");
+    }
+    return where;
+  }
+
+  // Version 5's checks that reading every page leaves out (verify): the directory covers the
+  // coded values exactly, in order, so that every coded byte is some page's; and the code is
+  // the one the values' counts give (`counts`), so that one table has one file.
+  void check_compressed(const std::array<std::uint64_t, 256>& counts) const {
+    if (!code_) return;
+    constexpr std::uint64_t kEntries = 1 << 16;
+    std::vector<std::uint64_t> entries;
+    std::uint64_t last = 0;
+    const std::uint64_t all = compressed_.value_pages + 1;
+    for (std::uint64_t first = 0; first < all; first += kEntries) {
+      entries.resize(static_cast<std::size_t>(std::min(kEntries, all - first)));
+      read_at(compressed_.directory_offset + 8 * first,
+              {reinterpret_cast<unsigned char*>(entries.data()), entries.size() * 8});
+      for (std::size_t k = 0; k < entries.size(); ++k) {
+        if ((first + k == 0 && entries[k] != 0) || entries[k] < last) {
+          damaged("its directory entry " + std::to_string(first + k) + " is out of order");
+        }
+        last = entries[k];
+      }
+    }
+    if (last != compressed_.coded_bytes) {
+      damaged("its directory ends at byte " + std::to_string(last) + " of its " +
+              std::to_string(compressed_.coded_bytes) + " coded bytes");
+    }
+    if (ValueCode::lengths_for(counts) != code_->lengths()) {
+      damaged("its value code is not the one its values' counts give");
     }
   }
 
@@ -210,6 +296,13 @@ class TableFile final : public TableStorage {
   Digest root_{};
   RootBook::Source source_ = RootBook::Source::none;
   std::unique_ptr<BlockCache> cache_;
+  // Where the hashes lie: format 4's layout, or version 5's (compressed_); its code, in version 5.
+  struct Stored {
+    std::uint64_t page_hashes_offset = 0, block_hashes_offset = 0, top_hashes_offset = 0;
+    std::uint64_t file_bytes = 0;
+  } stored_;
+  CompressedLayout compressed_;
+  std::optional<ValueCode> code_;
 };
 
 TableFile::TableFile(std::string path, std::shared_ptr<const RingGeometry> expected,
@@ -253,9 +346,11 @@ void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBoo
   // The version first, in either byte order: it says how to read the rest.
   std::uint32_t version;
   std::memcpy(&version, block.data() + TableHeader::kVersionOffset, sizeof version);
-  const std::string reads = "; this ioiwari reads version " + std::to_string(kTableFormatVersion);
-  if (version != kTableFormatVersion) {
-    if (__builtin_bswap32(version) == kTableFormatVersion) {
+  const std::string reads = "; this ioiwari reads versions " + std::to_string(kTableFormatVersion) +
+                            " and " + std::to_string(kCompressedFormatVersion);
+  if (version != kTableFormatVersion && version != kCompressedFormatVersion) {
+    if (__builtin_bswap32(version) == kTableFormatVersion ||
+        __builtin_bswap32(version) == kCompressedFormatVersion) {
       refuse(Kind::not_a_table, " was written on a machine of another byte order");
     }
     if (version >= 1 && version < kTableFormatVersion) {
@@ -285,14 +380,23 @@ void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBoo
   if (!header.fits(*geometry_)) {
     refuse(Kind::not_a_table, " has a layout that fits no table of " + ring.describe());
   }
-  if (!TableHeader::zero_where_zero(block)) damaged("its header's padding is not zero");
-  if (size < layout().file_bytes) {
-    refuse(Kind::truncated, " is truncated: " + std::to_string(size) + " bytes of " +
-                                std::to_string(layout().file_bytes));
+  if (!TableHeader::zero_where_zero(block, version)) damaged("its header's padding is not zero");
+  stored_ = {layout().page_hashes_offset, layout().block_hashes_offset, layout().top_hashes_offset,
+             layout().file_bytes};
+  if (version == kCompressedFormatVersion) {
+    compressed_ = CompressedLayout::of(layout(), header.coded_bytes);
+    stored_ = {compressed_.page_hashes_offset, compressed_.block_hashes_offset,
+               compressed_.top_hashes_offset, compressed_.file_bytes};
+    code_ = ValueCode::of(header.code_lengths);
+    if (!code_) damaged("its value code is no code");
   }
-  if (size > layout().file_bytes) {
+  if (size < stored_.file_bytes) {
+    refuse(Kind::truncated, " is truncated: " + std::to_string(size) + " bytes of " +
+                                std::to_string(stored_.file_bytes));
+  }
+  if (size > stored_.file_bytes) {
     refuse(Kind::not_a_table,
-           " has " + std::to_string(size - layout().file_bytes) + " bytes after its table");
+           " has " + std::to_string(size - stored_.file_bytes) + " bytes after its table");
   }
   // What reading it takes before any look-up: the top hashes, and a place for each page of
   // block hashes (block_hash_at()), which a file of any size may ask for: checked against the
@@ -305,7 +409,7 @@ void TableFile::open(std::shared_ptr<const RingGeometry> expected, const RootBoo
                                 std::to_string(memory));
   }
   top_hashes_.resize(static_cast<std::size_t>(kHash * layout().hash_pages));
-  read_at(layout().top_hashes_offset, top_hashes_);
+  read_at(stored_.top_hashes_offset, top_hashes_);
   root_ = table_root(top_hashes_);
   if (root_ != header.root) {
     changed_since_open("its top hashes changed");
@@ -420,8 +524,10 @@ std::string first_difference(const TableFile& file, const TableBytes& truth) {
 }
 
 // Reads every block of `file` against its hashes, in order, through one block's memory; the
-// bytes between and after the parts must be zero.
+// bytes between and after the parts must be zero. In version 5, then its parts that no page
+// holds (TableFile::check_compressed()).
 void check_blocks(const TableFile& file) {
+  std::array<std::uint64_t, 256> counts{};
   const TableLayout& layout = file.layout();
   std::vector<unsigned char> block(static_cast<std::size_t>(kBlock));
   const struct Part {
@@ -440,12 +546,17 @@ void check_blocks(const TableFile& file) {
                                              static_cast<std::size_t>(from - at)))) {
         file.damaged("the padding before byte " + std::to_string(from) + " is not zero");
       }
+      if (part.offset == layout.values_offset) {
+        for (std::uint64_t o = from; o < to; ++o)
+          ++counts[block[static_cast<std::size_t>(o - begin)]];
+      }
       at = to;
     }
     if (!all_zero(std::span(block).subspan(static_cast<std::size_t>(at - begin)))) {
       file.damaged("the padding after byte " + std::to_string(at) + " is not zero");
     }
   }
+  file.check_compressed(counts);
 }
 
 [[noreturn]] void out_of_memory(const std::string& path) {
@@ -518,7 +629,8 @@ TableCheck verify_table(const std::string& path, const VerifyOptions& options) {
     }
     const std::string truth_path =
         options.work + "/ioiwari-verify-" + std::to_string(::getpid()) + ".table";
-    TableOutput output(truth_path, *geometry, TableOutput::Room::later);
+    // Format 4: compared page by page and removed, never read by a look-up.
+    TableOutput output(truth_path, *geometry, TableFormat::plain, TableOutput::Room::later);
     tier.open(options.work);
     tier.solve();
     tier.write(output, TierSolve::Merge::give_back);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "file_kind.hpp"
+#include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "temporary_files.hpp"
 #include "textio/number.hpp"
@@ -103,8 +105,9 @@ void remove_dead_temporaries(int directory, const std::string& base) {
 
 }  // namespace
 
-TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, Room room)
-    : geometry_(geometry), digest_(geometry.layout()) {
+TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, TableFormat format,
+                         Room room)
+    : geometry_(geometry), digest_(geometry.layout()), format_(format) {
   if (path.empty()) unwritable(path, "no file name");
   target_ = resolve_target(path);
   const auto slash = target_.rfind('/');
@@ -120,21 +123,8 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
   try {
     remove_dead_temporaries(directory_, base);
     {
-      // A signal waits until the file is registered for removal: then its handler removes it.
-      const SignalsHeld held;
       std::string name;
-      for (unsigned serial = 0; fd_ < 0; ++serial) {
-        name = base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial);
-        fd_ = ::openat(directory_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                       0644);
-        if (fd_ < 0 && (errno != EEXIST || serial == 1000)) {
-          unwritable(
-              path, "cannot create a file in " + quoted_path(folder) + ": " + std::strerror(errno));
-        }
-      }
-      temporary_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
-      ::flock(fd_, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
-      slot_ = remember_temporary(temporary_, Temporary::file);
+      fd_ = open_temporary(name, slot_);
       // The parts go with direct I/O where the file system takes it (not tmpfs, say).
       direct_ = ::openat(directory_, name.c_str(), O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
     }
@@ -148,6 +138,33 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
     discard();
     throw;
   }
+}
+
+std::uint64_t TableOutput::bytes_in_steps() const {
+  const TableLayout& layout = geometry_.layout();
+  if (format_ == TableFormat::plain) return layout.file_bytes;
+  return layout.file_bytes + CompressedLayout::of(layout, layout.classes / 2).file_bytes;
+}
+
+int TableOutput::open_temporary(std::string& name, int& slot) {
+  const auto slash = target_.rfind('/');
+  const std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
+  // A signal waits until the file is registered for removal: then its handler removes it.
+  const SignalsHeld held;
+  int fd = -1;
+  for (unsigned serial = 0; fd < 0; ++serial) {
+    name = base + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial);
+    fd = ::openat(directory_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0644);
+    if (fd < 0 && (errno != EEXIST || serial == 1000)) {
+      unwritable(target_, "cannot create a file beside it: " + std::string(std::strerror(errno)));
+    }
+  }
+  const std::string path = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + name;
+  ::flock(fd, LOCK_EX);  // ours while we live: see remove_dead_temporaries()
+  slot = remember_temporary(path, Temporary::file);
+  if (fd_ < 0) temporary_ = path;
+  return fd;
 }
 
 std::uint64_t TableOutput::free_bytes() const {
@@ -286,10 +303,129 @@ void TableOutput::commit(std::uint64_t classes) {
   }
   flush_stage();
   const Digest root = digest_.root();
+  if (format_ == TableFormat::compressed) {
+    // Format 5 from format 4's bytes, read back from this file into a second one, which then
+    // takes this one's place.
+    const TableLayout& layout = geometry_.layout();
+    const auto read = [&](std::uint64_t offset, void* into, std::uint64_t bytes) {
+      auto* at = static_cast<unsigned char*>(into);
+      while (bytes > 0) {
+        const ssize_t got = ::pread(fd_, at, bytes, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+          const std::string why = got < 0 ? std::strerror(errno) : "its bytes are gone";
+          discard();
+          unwritable(target_, "cannot read back its format-4 bytes: " + why);
+        }
+        at += got;
+        offset += static_cast<std::uint64_t>(got);
+        bytes -= static_cast<std::uint64_t>(got);
+      }
+    };
+    Parts parts;
+    parts.first_rank = [&](std::uint64_t line) {
+      std::uint64_t rank = 0;
+      read(layout.lines_offset + 64 * line, &rank, sizeof rank);
+      return rank;
+    };
+    parts.values = [&](std::uint64_t rank, std::span<std::int8_t> into) {
+      read(layout.values_offset + rank, into.data(), into.size());
+    };
+    std::string name;
+    int slot = -1;
+    const int fd = open_temporary(name, slot);
+    try {
+      write_compressed(fd, parts, root);
+    } catch (...) {
+      ::unlinkat(directory_, name.c_str(), 0);
+      ::close(fd);
+      forget_temporary(slot);
+      throw;
+    }
+    // The second file takes the first's place.
+    if (direct_ >= 0) ::close(direct_);
+    direct_ = -1;
+    const auto slash = temporary_.rfind('/');
+    ::unlinkat(directory_, temporary_.c_str() + (slash == std::string::npos ? 0 : slash + 1), 0);
+    ::close(fd_);
+    forget_temporary(slot_);
+    fd_ = fd;
+    slot_ = slot;
+    temporary_ = (slash == std::string::npos ? "" : temporary_.substr(0, slash + 1)) + name;
+    finish(root, size_);
+    return;
+  }
   write_at(0, TableHeader::of(geometry_, root).block());
   write_at(geometry_.layout().page_hashes_offset, digest_.page_hashes());
   write_at(geometry_.layout().block_hashes_offset, digest_.block_hashes());
   write_at(geometry_.layout().top_hashes_offset, digest_.top_hashes());
+  finish(root, geometry_.layout().file_bytes);
+}
+
+void TableOutput::write_compressed(int fd, const Parts& parts, const Digest& root) {
+  const TableLayout& layout = geometry_.layout();
+  const auto put = [&](std::uint64_t offset, std::span<const unsigned char> bytes) {
+    write_through(fd, offset, bytes);
+  };
+  // The code: of every value's count.
+  constexpr std::uint64_t kRun = std::uint64_t{1} << 20;  // values read at once
+  std::vector<std::int8_t> run(static_cast<std::size_t>(std::min(kRun, layout.classes)));
+  std::array<std::uint64_t, 256> counts{};
+  for (std::uint64_t rank = 0; rank < layout.classes; rank += kRun) {
+    const auto here = static_cast<std::size_t>(std::min(kRun, layout.classes - rank));
+    parts.values(rank, std::span(run).first(here));
+    for (std::size_t i = 0; i < here; ++i)
+      ++counts[static_cast<std::uint8_t>(run[i])];
+  }
+  const ValueCode::Lengths lengths = ValueCode::lengths_for(counts);
+  const std::optional<ValueCode> code = ValueCode::of(lengths);
+  if (!code) throw std::logic_error("Huffman's lengths made no code");
+  const CompressedLayout at = CompressedLayout::of(layout, 0);
+  // The first rank of each page of lines.
+  std::vector<std::uint64_t> first_ranks(static_cast<std::size_t>(at.index_pages));
+  for (std::uint64_t page = 0; page < at.index_pages; ++page)
+    first_ranks[page] = parts.first_rank(page * kIndexPageLines);
+  put(at.first_ranks_offset, std::span(reinterpret_cast<const unsigned char*>(first_ranks.data()),
+                                       first_ranks.size() * 8));
+  // The coded pages, in runs, each page's start in the directory.
+  std::vector<std::uint64_t> directory(static_cast<std::size_t>(at.value_pages + 1));
+  std::vector<unsigned char> coded;
+  coded.reserve(static_cast<std::size_t>(kRun + kMostPageCodeBytes));
+  std::uint64_t flushed = 0;
+  for (std::uint64_t page = 0; page < at.value_pages; ++page) {
+    const std::uint64_t rank = page * kCodedPageClasses;
+    if (rank % kRun == 0) {
+      parts.values(rank, std::span(run).first(
+                             static_cast<std::size_t>(std::min(kRun, layout.classes - rank))));
+    }
+    const auto here = static_cast<std::size_t>(std::min(kCodedPageClasses, layout.classes - rank));
+    directory[page] = flushed + coded.size();
+    code->encode(std::span(run).subspan(static_cast<std::size_t>(rank % kRun), here), coded);
+    if (coded.size() >= kRun) {
+      put(at.coded_offset + flushed, coded);
+      flushed += coded.size();
+      coded.clear();
+    }
+  }
+  put(at.coded_offset + flushed, coded);
+  flushed += coded.size();
+  directory[at.value_pages] = flushed;
+  const CompressedLayout c = CompressedLayout::of(layout, flushed);
+  put(c.directory_offset,
+      std::span(reinterpret_cast<const unsigned char*>(directory.data()), directory.size() * 8));
+  put(c.page_hashes_offset, digest_.page_hashes());
+  put(c.block_hashes_offset, digest_.block_hashes());
+  put(c.top_hashes_offset, digest_.top_hashes());
+  put(0, TableHeader::compressed(geometry_, root, flushed, lengths).block());
+  if (::ftruncate(fd, static_cast<off_t>(c.file_bytes)) != 0) {
+    const std::string why = std::strerror(errno);
+    discard();
+    unwritable(target_, why);
+  }
+  size_ = c.file_bytes;
+}
+
+void TableOutput::finish(const Digest& root, std::uint64_t size) {
   const auto fail = [&](const char* step) {
     const std::string why = std::string(step) + ": " + std::strerror(errno);
     discard();
@@ -307,6 +443,7 @@ void TableOutput::commit(std::uint64_t classes) {
   fd_ = -1;
   discard();
   root_ = root;
+  size_ = size;
 }
 
 void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
@@ -316,13 +453,30 @@ void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
   const auto bytes_of = [](auto span) {
     return std::span(reinterpret_cast<const unsigned char*>(span.data()), span.size_bytes());
   };
+  if (format_ == TableFormat::compressed) {
+    // Format 5 straight from memory: format 4's bytes are hashed, not written.
+    if (fd_ < 0) unwritable(target_, "the table was written already");
+    digest_.append(bytes_of(table.lines()));
+    digest_.append(bytes_of(table.values()));
+    if (!digest_.complete()) unwritable(target_, "the table is incomplete");
+    Parts parts;
+    parts.first_rank = [&](std::uint64_t line) { return table.lines()[kLineWords * line]; };
+    parts.values = [&](std::uint64_t rank, std::span<std::int8_t> into) {
+      std::copy_n(table.values().begin() + static_cast<std::ptrdiff_t>(rank), into.size(),
+                  into.begin());
+    };
+    const Digest root = digest_.root();
+    write_compressed(fd_, parts, root);
+    finish(root, size_);
+    return;
+  }
   append(bytes_of(table.lines()));
   append(bytes_of(table.values()));
   commit(table.classes());
 }
 
 Digest save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after) {
-  TableOutput output(path, table.geometry());
+  TableOutput output(path, table.geometry(), TableFormat::plain);
   output.commit(table, fail_after);
   return output.root();
 }

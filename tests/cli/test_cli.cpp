@@ -572,7 +572,8 @@ TEST_CASE("a root verify records holds the ring's tables to it, and --trust-tabl
   environment.built_in_roots = false;
   environment.roots_list = (folder.path / "data/ioiwari/roots").string();
   const std::string path = (folder.path / "six.table").string();
-  REQUIRE(run({"solve", "--pits", "6", "--capacity", "4", "--out", path}).code == 0);
+  REQUIRE(run({"solve", "--pits", "6", "--capacity", "4", "--format", "4", "--out", path}).code ==
+          0);
   const std::vector<std::string_view> starts = {"starts", "--pits",  "6", "--capacity",
                                                 "4",      "--table", path};
   // Unknown: refused, saying what to do.

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -169,4 +170,40 @@ TEST_CASE("the table format's worked example is what the writer writes",
   CHECK(text.find(word.str()) != std::string::npos);
   CHECK(text.find("`" + hex(root) + "`") != std::string::npos);
   CHECK(root == *known_root(ring));
+
+  // Version 5's worked example: its figures against the writer's file of the ring.
+  const auto v5 = whole.str().find("Worked example of version 5, for a reader to test itself");
+  REQUIRE(v5 != std::string::npos);
+  text = whole.str().substr(v5, whole.str().find("\n\n", v5) - v5);
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  TableOutput output(path, *geometry, TableFormat::compressed);
+  output.commit(*RingTable::solve(geometry, {}));
+  CHECK(output.root() == root);
+  std::ifstream compressed(path, std::ios::binary);
+  const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(compressed), {}};
+  std::filesystem::remove(path);
+  const TableHeader header = TableHeader::parse(std::span(bytes).first(TableLayout::kBlockBytes));
+  const CompressedLayout c = CompressedLayout::of(layout, header.coded_bytes);
+  CHECK(figure("I") == c.index_pages);
+  CHECK(figure("J") == c.value_pages);
+  CHECK(figure("F") == c.first_ranks_offset);
+  CHECK(figure("D") == c.directory_offset);
+  CHECK(figure("X₀") == c.coded_offset);
+  CHECK(figure("X") == c.coded_bytes);
+  CHECK(figure("H₅") == c.page_hashes_offset);
+  CHECK(figure("G₅") == c.block_hashes_offset);
+  CHECK(figure("T₅") == c.top_hashes_offset);
+  const auto v5_bytes = text.find(" a file of ");
+  REQUIRE(v5_bytes != std::string::npos);
+  CHECK(std::stoull(std::regex_replace(text.substr(v5_bytes + 11, 12), std::regex("[^0-9]"), "")) ==
+        bytes.size());
+  CHECK(c.file_bytes == bytes.size());
+  for (int v = 2; v <= 6; ++v)
+    CHECK(header.code_lengths[static_cast<std::size_t>(v)] == 3);
+  for (const int v : {0, 1, 7, 8})
+    CHECK(header.code_lengths[static_cast<std::size_t>(v)] == 4);
+  std::ostringstream first;
+  for (std::size_t k = 0; k < 8; ++k)
+    first << std::hex << std::setw(2) << std::setfill('0') << int{bytes[c.coded_offset + k]};
+  CHECK(text.find("its first coded bytes are `" + first.str() + "`") != std::string::npos);
 }

@@ -130,7 +130,7 @@ TEST_CASE("a table is written only to a regular file, checked before any work",
   TempFolder folder;
   const auto refused = [](const std::string& path) {
     try {
-      TableOutput output(path, geometry());
+      TableOutput output(path, geometry(), TableFormat::plain);
       return false;
     } catch (const TableFileError& error) {
       INFO(error.what());
@@ -215,10 +215,10 @@ TEST_CASE(
     "[table-file][hostile]") {
   TempFolder folder;
   const std::string path = folder.file("six.table");
-  TableOutput first(path, geometry());
+  TableOutput first(path, geometry(), TableFormat::plain);
   REQUIRE(fs::exists(first.temporary()));
   {
-    TableOutput second(path, geometry());
+    TableOutput second(path, geometry(), TableFormat::plain);
     CHECK(fs::exists(first.temporary()));  // not taken for a dead writer's
     CHECK(fs::exists(second.temporary()));
     second.commit(solved());
@@ -249,13 +249,13 @@ TEST_CASE(
   const auto sigint_before = handler(SIGINT);
   {
     TempFolder folder;
-    TableOutput output(folder.file("six.table"), geometry());
+    TableOutput output(folder.file("six.table"), geometry(), TableFormat::plain);
     CHECK(handler(SIGHUP) == SIG_IGN);
     CHECK(handler(SIGINT) != sigint_before);
     CHECK(handler(SIGTERM) != SIG_DFL);
     CHECK(handler(SIGTERM) != SIG_IGN);
     {
-      TableOutput another(folder.file("seven.table"), geometry());
+      TableOutput another(folder.file("seven.table"), geometry(), TableFormat::plain);
       CHECK(handler(SIGHUP) == SIG_IGN);
     }
     CHECK(handler(SIGTERM) != SIG_DFL);  // still one writer

@@ -37,7 +37,7 @@ TierCounts solve_past_memory(Ring ring, int window, int threads, const TempFolde
   TierOptions options;
   options.solve.threads = threads;
   options.window = window;
-  TableOutput output(folder.file(name), *geometry, TableOutput::Room::later);
+  TableOutput output(folder.file(name), *geometry, TableFormat::plain, TableOutput::Room::later);
   TierSolve solve(geometry, options);
   solve.open(folder.path().string());
   solve.solve();
@@ -144,7 +144,7 @@ int stopped_solve(Ring ring, int window, int stop_at, const TempFolder& folder,
     if (progress.layer >= stop_at) throw Stopped{};  // reported as each layer begins
   };
   options.window = window;
-  TableOutput output(table, *geometry, TableOutput::Room::later);
+  TableOutput output(table, *geometry, TableFormat::plain, TableOutput::Room::later);
   TierSolve solve(geometry, options);
   solve.open(folder.path().string());
   try {

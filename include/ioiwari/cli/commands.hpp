@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "ioiwari/cli/options.hpp"
+#include "ioiwari/core/table_format.hpp"
 
 namespace ioiwari::cli {
 
@@ -24,6 +25,8 @@ std::span<const OptionGroup> option_groups();
 // --memory and --work, which are the solve past memory's, on one machine.
 std::span<const Option> solve_options();
 std::span<const Exit> solve_exits();
+// The table file format a solve's command line asks for (--format).
+TableFormat written_format(const Parsed& parsed);
 
 // The functions that run the commands, one a command (a file of its own each, or a few close
 // ones together); each returns its exit status.

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -92,8 +93,9 @@ class TableOutput {
   // The memory it takes to stage the parts' bytes for direct I/O (a solve past memory counts it).
   // Writes of 1 MiB went as fast as writes of 4 MiB here (1.1 GB/s, dd with oflag=direct).
   static constexpr std::size_t kStageBytes = std::size_t{1} << 20;
-  // A file for the table of the ring of `geometry`, which must outlive it.
-  TableOutput(const std::string& path, const RingGeometry& geometry, Room room = Room::now);
+  // A file for the table of the ring of `geometry`, which must outlive it, in `format`.
+  TableOutput(const std::string& path, const RingGeometry& geometry, TableFormat format,
+              Room room = Room::now);
   ~TableOutput();
   TableOutput(const TableOutput&) = delete;
   TableOutput& operator=(const TableOutput&) = delete;
@@ -102,8 +104,15 @@ class TableOutput {
   const std::string& target() const { return target_; }
   // The temporary file the table is written to first.
   const std::string& temporary() const { return temporary_; }
-  // The size of the file to be written.
+  // The room the write takes: format 4's size (format 5's file is made from its bytes, in
+  // memory or, for a table written in steps, in a second temporary file beside them).
   std::uint64_t bytes() const { return geometry_.layout().file_bytes; }
+  // The disk a table written in steps (append()) takes at once at most: format 4's bytes, and in
+  // format 5 its file beside them, reckoned at 4 bits a value (every ring measured takes under
+  // 3.4: docs/table-format.md); a file that takes more fails its write as a full disk does.
+  std::uint64_t bytes_in_steps() const;
+  // Once committed: the size of the file written.
+  std::uint64_t size() const { return size_; }
   // Reserves the file's whole size, if not yet done.
   void reserve();
   // The bytes free in the target's folder.
@@ -125,6 +134,17 @@ class TableOutput {
   const Digest& root() const { return root_; }
 
  private:
+  // Format 5's sources: the first rank of a line, and values from a rank on.
+  struct Parts {
+    std::function<std::uint64_t(std::uint64_t line)> first_rank;
+    std::function<void(std::uint64_t rank, std::span<std::int8_t> into)> values;
+  };
+  // Writes the table as format 5 through `fd` from `parts`, its hashes the digest's.
+  void write_compressed(int fd, const Parts& parts, const Digest& root);
+  // Makes a temporary file beside the target and registers it; its descriptor.
+  int open_temporary(std::string& name, int& slot);
+  // Syncs the temporary file and renames it over the target.
+  void finish(const Digest& root, std::uint64_t size);
   void discard();
   void write_at(std::uint64_t offset, std::span<const unsigned char> bytes);
   // Writes `bytes` at `offset` through `fd`, all of them, failing after fail_after_ bytes; false
@@ -153,9 +173,11 @@ class TableOutput {
   std::size_t staged_ = 0;
   int slot_ = -1;  // its place among the files that a signal removes
   bool reserved_ = false;
+  TableFormat format_;
+  std::uint64_t size_ = 0;
 };
 
-// Writes `table` to `path` through a TableOutput; returns its root.
+// Writes `table` to `path` through a TableOutput, in format 4; returns its root.
 Digest save_table(const RingTable& table, const std::string& path, std::uint64_t fail_after = 0);
 
 // Opens the table at `path` after checking that it is a regular file, its header, its size, its

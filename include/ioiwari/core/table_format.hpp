@@ -14,6 +14,7 @@
 // root.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,7 +28,33 @@
 
 namespace ioiwari {
 
+// The two versions written and read: 4, the plain one (every byte of the index and the values as
+// they lie in memory), and 5, the compressed one (table_compressed.hpp), whose pages are made
+// again from its parts and checked against the same page hashes: one table has one root in both.
 inline constexpr std::uint32_t kTableFormatVersion = 4;
+inline constexpr std::uint32_t kCompressedFormatVersion = 5;
+enum class TableFormat : std::uint32_t {
+  plain = kTableFormatVersion,
+  compressed = kCompressedFormatVersion
+};
+
+// Where a file of version 5 keeps its parts: the header block, the first rank of every page of
+// index lines, the directory of the coded pages of values (where each starts in the coded
+// values, and their end), the coded values, and then format 4's page hashes, block hashes and
+// top hashes, each part directly after the one before.
+struct CompressedLayout {
+  std::uint64_t index_pages = 0;  // pages of kIndexPageLines lines: ceil(lines / 64)
+  std::uint64_t value_pages = 0;  // pages of 4,096 classes: ceil(classes / 4096)
+  std::uint64_t first_ranks_offset = 0, first_ranks_bytes = 0;  // 8 bytes a page of lines
+  std::uint64_t directory_offset = 0, directory_bytes = 0;      // 8 bytes a page of values, + 8
+  std::uint64_t coded_offset = 0, coded_bytes = 0;
+  std::uint64_t page_hashes_offset = 0, block_hashes_offset = 0, top_hashes_offset = 0;
+  std::uint64_t file_bytes = 0;
+  // The layout of a file of the table of `layout` whose coded values take `coded_bytes`.
+  static CompressedLayout of(const TableLayout& layout, std::uint64_t coded_bytes);
+  // The most bytes the coded values of the table of `layout` may take.
+  static std::uint64_t most_coded_bytes(const TableLayout& layout);
+};
 
 // The fields of the header block (the first 192 bytes; the rest of the block is zero), in the
 // machine's byte order. Versions 1 to 4 all keep the magic at 0 and the version at 24, so that
@@ -52,19 +79,29 @@ struct TableHeader {
   std::uint64_t file_bytes = 0;
   std::uint32_t page_bytes = TableLayout::kPageBytes;
   Digest root{};  // SHA-256 of the top hashes
+  // Version 5's own fields (zero in version 4).
+  std::uint64_t first_ranks_offset = 0, first_ranks_bytes = 0;
+  std::uint64_t directory_offset = 0, directory_bytes = 0;
+  std::uint64_t coded_offset = 0, coded_bytes = 0;
+  std::array<std::uint8_t, 256> code_lengths{};  // of each value byte's code (ValueCode)
 
-  // The header of a table of the ring of `geometry` with root `root`.
+  // The header of a table of the ring of `geometry` with root `root`, in version 4.
   static TableHeader of(const RingGeometry& geometry, const Digest& root);
+  // The same in version 5, whose values are coded in `coded_bytes` with codes of `lengths`.
+  static TableHeader compressed(const RingGeometry& geometry, const Digest& root,
+                                std::uint64_t coded_bytes,
+                                const std::array<std::uint8_t, 256>& lengths);
   // The header block: the fields at their offsets, zeros after them, and its own hash.
   std::vector<unsigned char> block() const;
   // The fields of a header block (of kBlockBytes), as they lie, unchecked.
   static TableHeader parse(std::span<const unsigned char> block);
   // The hash of a header block, with its hash field counted as zero.
   static Digest hash_of(std::span<const unsigned char> block);
-  // Whether every field but the hashes is what a table of the ring of `geometry` has.
+  // Whether every field but the hashes is what a table of the ring of `geometry` has (in version
+  // 5: with the coded values' size it gives, which must be at most the most they take).
   bool fits(const RingGeometry& geometry) const;
-  // Whether a header block's reserved bytes and its bytes after the fields are zero.
-  static bool zero_where_zero(std::span<const unsigned char> block);
+  // Whether a header block's reserved bytes and its bytes after its version's fields are zero.
+  static bool zero_where_zero(std::span<const unsigned char> block, std::uint32_t version);
 };
 
 // The hashes of a table's pages and blocks, as the bytes of its parts pass in file order (the

@@ -1,0 +1,160 @@
+#include "ioiwari/core/table_compressed.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "ioiwari/core/ring_solver.hpp"
+
+namespace ioiwari {
+
+ValueCode::Lengths ValueCode::lengths_for(const std::array<std::uint64_t, 256>& counts) {
+  std::array<std::uint64_t, 256> weights = counts;
+  for (;;) {
+    // The nodes: the bytes (0 to 255), then the merged ones in the order made; each merge takes
+    // the two lightest of those not merged yet, the earlier made first among equal weights.
+    struct Node {
+      std::uint64_t weight;
+      int parent;
+    };
+    std::vector<Node> nodes;
+    std::vector<int> open;  // nodes not merged yet
+    for (int b = 0; b < 256; ++b) {
+      nodes.push_back({weights[static_cast<std::size_t>(b)], -1});
+      if (weights[static_cast<std::size_t>(b)] > 0) open.push_back(b);
+    }
+    Lengths lengths{};
+    if (open.size() == 1) {
+      lengths[static_cast<std::size_t>(open.front())] = 1;
+      return lengths;
+    }
+    const auto lighter = [&](int a, int b) {
+      const auto& x = nodes[static_cast<std::size_t>(a)];
+      const auto& y = nodes[static_cast<std::size_t>(b)];
+      return x.weight != y.weight ? x.weight < y.weight : a < b;
+    };
+    while (open.size() > 1) {
+      std::sort(open.begin(), open.end(), lighter);
+      const int a = open[0], b = open[1];
+      const int made = static_cast<int>(nodes.size());
+      nodes.push_back(
+          {nodes[static_cast<std::size_t>(a)].weight + nodes[static_cast<std::size_t>(b)].weight,
+           -1});
+      nodes[static_cast<std::size_t>(a)].parent = made;
+      nodes[static_cast<std::size_t>(b)].parent = made;
+      open.erase(open.begin(), open.begin() + 2);
+      open.push_back(made);
+    }
+    int longest = 0;
+    for (int b = 0; b < 256; ++b) {
+      if (weights[static_cast<std::size_t>(b)] == 0) continue;
+      int length = 0;
+      for (int at = b; nodes[static_cast<std::size_t>(at)].parent >= 0;
+           at = nodes[static_cast<std::size_t>(at)].parent)
+        ++length;
+      lengths[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(std::min(length, 255));
+      longest = std::max(longest, length);
+    }
+    if (longest <= kMostCodeBits) return lengths;
+    for (std::uint64_t& weight : weights)
+      weight = (weight + 1) / 2;
+  }
+}
+
+std::optional<ValueCode> ValueCode::of(const Lengths& lengths) {
+  std::uint64_t room = 0;  // Kraft's sum, in units of 2^-kMostCodeBits
+  for (const std::uint8_t length : lengths) {
+    if (length > kMostCodeBits) return std::nullopt;
+    if (length > 0) room += std::uint64_t{1} << (kMostCodeBits - length);
+  }
+  if (room > (std::uint64_t{1} << kMostCodeBits)) return std::nullopt;
+  ValueCode code;
+  code.lengths_ = lengths;
+  code.table_.assign(std::size_t{1} << kMostCodeBits, 0);
+  std::uint32_t next = 0;
+  for (int length = 1; length <= kMostCodeBits; ++length) {
+    for (std::size_t b = 0; b < 256; ++b) {
+      if (lengths[b] != length) continue;
+      code.codes_[b] = static_cast<std::uint16_t>(next);
+      const std::uint32_t first = next << (kMostCodeBits - length);
+      const std::uint32_t span = std::uint32_t{1} << (kMostCodeBits - length);
+      for (std::uint32_t k = 0; k < span; ++k)
+        code.table_[first + k] = static_cast<std::uint16_t>(length << 8 | static_cast<int>(b));
+      ++next;
+    }
+    next <<= 1;
+  }
+  return code;
+}
+
+void ValueCode::encode(std::span<const std::int8_t> values, std::vector<unsigned char>& out) const {
+  std::uint64_t held = 0;  // the bits not written yet, the first in the most significant place
+  int bits = 0;
+  for (const std::int8_t value : values) {
+    const auto b = static_cast<std::size_t>(static_cast<std::uint8_t>(value));
+    const int length = lengths_[b];
+    held |= static_cast<std::uint64_t>(codes_[b]) << (64 - bits - length);
+    bits += length;
+    while (bits >= 8) {
+      out.push_back(static_cast<unsigned char>(held >> 56));
+      held <<= 8;
+      bits -= 8;
+    }
+  }
+  if (bits > 0) out.push_back(static_cast<unsigned char>(held >> 56));
+}
+
+bool ValueCode::decode(std::span<const unsigned char> bytes, std::span<std::int8_t> into) const {
+  std::uint64_t held = 0;  // the next bits, the first in the most significant place
+  int bits = 0;
+  std::size_t next = 0;
+  std::uint64_t used = 0;  // bits decoded
+  const std::uint64_t total = 8 * static_cast<std::uint64_t>(bytes.size());
+  for (std::int8_t& value : into) {
+    while (bits <= 56) {
+      const std::uint64_t byte = next < bytes.size() ? bytes[next] : 0;
+      held |= byte << (56 - bits);
+      ++next;
+      bits += 8;
+    }
+    const std::uint16_t entry = table_[static_cast<std::size_t>(held >> (64 - kMostCodeBits))];
+    const int length = entry >> 8;
+    if (length == 0) return false;  // no code starts so
+    used += static_cast<std::uint64_t>(length);
+    if (used > total) return false;  // past the page's bytes
+    value = static_cast<std::int8_t>(static_cast<std::uint8_t>(entry & 0xff));
+    held <<= length;
+    bits -= length;
+  }
+  // Exactly the codes, and zero bits to a whole byte: one page's bytes, and no other, decode so.
+  if ((used + 7) / 8 != bytes.size()) return false;
+  const auto spare = static_cast<int>(total - used);
+  return spare == 0 || (bytes.back() & ((1u << spare) - 1)) == 0;
+}
+
+std::uint64_t make_index_lines(const RingIndex& index, std::uint64_t first, std::uint64_t count,
+                               std::uint64_t rank, std::uint64_t* lines) {
+  std::memset(lines, 0, count * kLineWords * sizeof(std::uint64_t));
+  const std::uint64_t all = index.lines();
+  if (first >= all) return rank;
+  const std::uint64_t real = std::min(count, all - first);
+  const std::uint64_t start = first * kLinePositions;
+  const std::uint64_t end = std::min((first + real) * kLinePositions, index.positions());
+  const Ring ring = index.ring();
+  const Packed to = end < index.positions() ? index.board_at(end) : ~Packed{0};
+  for_each_necklace(ring.pits, ring.capacity, -1, index.board_at(start), to, [&](Packed packed) {
+    const std::uint64_t p = index.position(packed) - start;
+    lines[kLineWords * (p / kLinePositions) + 2 + p % kLinePositions / 64] |= std::uint64_t{1}
+                                                                              << (p % 64);
+  });
+  for (std::uint64_t l = 0; l < real; ++l) {
+    std::uint64_t* line = lines + kLineWords * l;
+    line[0] = rank;
+    line[1] = line_counts(line);
+    for (int word = 0; word < 6; ++word)
+      rank += static_cast<std::uint64_t>(std::popcount(line[2 + word]));
+  }
+  return rank;
+}
+
+}  // namespace ioiwari
