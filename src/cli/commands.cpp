@@ -382,6 +382,15 @@ constexpr Exit kVerifyExits[] = {
      "true table of its ring; or its root could not be recorded"},
 };
 
+constexpr Exit kConvertExits[] = {
+    {code(ExitCode::ok), "the table was written"},
+    kUsageExit,
+    kOutputExit,
+    {code(ExitCode::bad_table),
+     "FILE is not the true table of a ring whose root is known (built in or recorded), is damaged "
+     "or changed while it was read; or the new file cannot be written"},
+};
+
 // ---- The judge systems' programs. -------------------------------------------------------------
 
 constexpr Exit kInteractExits[] = {
@@ -563,6 +572,20 @@ constexpr Command kCommands[] = {
      {},
      kVerifyExits,
      run_verify},
+    {"convert",
+     "write a table file again in the other format, with the same root",
+     "Reads the table in FILE, every page checked against its hashes as a look-up checks it, and "
+     "writes it to the file of --out in the format of --format: a file of format 4 made into one "
+     "of format 5, about a quarter of its bytes, or back. The two files hold one table and have "
+     "one root. FILE must be the true table of its ring: a ring whose root ioiwari has built in, "
+     "or one that verify recorded (docs/table-format.md).",
+     std::span(kSolveOptions).first(2),  // --out, --format
+     0,
+     Operands::one,
+     "FILE",
+     {},
+     kConvertExits,
+     run_convert},
     {"interact",
      "the interactor of an interactive problem of the problem package format",
      "Run as Kattis and DOMjudge run a validator: the submission's output on standard input, "

@@ -217,4 +217,23 @@ int run_verify(Invocation& call) {
   return written(call, to_int(ExitCode::ok));
 }
 
+int run_convert(Invocation& call) {
+  const std::string& path = call.parsed.operands().front();
+  const auto geometry = RingGeometry::of(table_ring(path));
+  TableOutput output(*call.parsed.text(opt::out), *geometry, written_format(call.parsed),
+                     TableOutput::Room::later);
+  const auto begin = std::chrono::steady_clock::now();
+  const std::uint32_t from = copy_table(path, geometry, root_book(call.environment),
+                                        call.environment.memory_bytes, output);
+  struct stat status {};
+  const std::uint64_t read = ::stat(path.c_str(), &status) == 0 ? status.st_size : 0;
+  call.out << "converted the table of " << geometry->ring().describe() << " from "
+           << in_quotes(path) << " (format " << from << ", " << bytes_text(read) << ") to "
+           << in_quotes(*call.parsed.text(opt::out)) << " (format "
+           << static_cast<std::uint32_t>(written_format(call.parsed)) << ", "
+           << bytes_text(output.size()) << ") in " << std::fixed << std::setprecision(1)
+           << seconds_since(begin) << " s, root " << hex(output.root()) << "\n";
+  return written(call, to_int(ExitCode::ok));
+}
+
 }  // namespace ioiwari::cli

@@ -4,8 +4,8 @@
 
 _ioiwari() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="play opponent referee analyze starts bench solve verify interact manage validate
-    package help"
+  local commands="play opponent referee analyze starts bench solve verify convert interact manage
+    validate package help"
   local ring="--pits --capacity --start-beads --start-range"
   local table="--table --trust-table"
   local strategies="optimal greedy random weakest"
@@ -48,7 +48,7 @@ _ioiwari() {
       return
       ;;
     --format)
-      if [[ $command == solve ]]; then
+      if [[ $command == solve || $command == convert ]]; then
         mapfile -t COMPREPLY < <(compgen -W "5 4" -- "$cur")
       else
         mapfile -t COMPREPLY < <(compgen -W "icpc cms" -- "$cur")
@@ -99,6 +99,14 @@ _ioiwari() {
       return
       ;;
     validate) options="--help" ;;
+    convert)
+      if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "--out --format --help" -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      fi
+      return
+      ;;
     verify)
       if [[ $prev == --work ]]; then
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")

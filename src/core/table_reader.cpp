@@ -61,6 +61,7 @@ class TableFile final : public TableStorage {
   const TableLayout& layout() const { return geometry_->layout(); }
   const Digest& root() const { return root_; }
   RootBook::Source source() const { return source_; }
+  std::uint32_t version() const { return code_ ? kCompressedFormatVersion : kTableFormatVersion; }
   std::uint64_t size() const { return static_cast<std::uint64_t>(status_.st_size); }
 
   // Look-ups read through a cache of up to `bytes` of checked blocks.
@@ -584,6 +585,36 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
 Ring table_ring(const std::string& path) {
   try {
     return TableFile(path, nullptr, RootBook::none(), true, 0).ring();
+  } catch (const std::bad_alloc&) {
+    out_of_memory(path);
+  }
+}
+
+std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                         const RootBook& roots, std::uint64_t memory, TableOutput& output) {
+  try {
+    const TableFile file(path, std::move(geometry), roots, false, memory);
+    const TableLayout& layout = file.layout();
+    std::vector<unsigned char> block(static_cast<std::size_t>(kBlock));
+    const struct Part {
+      std::uint64_t offset, bytes;
+    } parts[] = {{layout.lines_offset, layout.lines_bytes},
+                 {layout.values_offset, layout.values_bytes}};
+    for (std::uint64_t b = 0; b < layout.blocks; ++b) {
+      file.read_block(b, block.data());
+      const std::uint64_t begin = TableLayout::block_offset(b), end = begin + kBlock;
+      for (const Part& part : parts) {
+        const std::uint64_t from = std::max(begin, part.offset);
+        const std::uint64_t to = std::min(end, part.offset + part.bytes);
+        if (from < to) {
+          output.append(std::span(block).subspan(static_cast<std::size_t>(from - begin),
+                                                 static_cast<std::size_t>(to - from)));
+        }
+      }
+    }
+    output.commit(layout.classes);
+    if (output.root() != file.root()) throw std::logic_error("a copied table has another root");
+    return file.version();
   } catch (const std::bad_alloc&) {
     out_of_memory(path);
   }

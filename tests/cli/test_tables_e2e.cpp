@@ -769,3 +769,37 @@ TEST_CASE("verify reads a table once through a block's memory, not into memory",
 #endif
   }
 }
+
+TEST_CASE("convert writes a table again in the other format, to solve's own bytes and root",
+          "[e2e][tables]") {
+  TempFolder folder;
+  const std::string plain = folder.file("nine-4.table"), compressed = folder.file("nine.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "9", "--format", "4", "--out", plain}).status == 0);
+  REQUIRE(ioiwari_run({"solve", "--pits", "9", "--out", compressed}).status == 0);
+  const auto to5 = ioiwari_run({"convert", plain, "--out", folder.file("five.table")});
+  INFO(to5.err);
+  REQUIRE(to5.status == 0);
+  CHECK(to5.out.starts_with("converted the table of 9 pits, capacity 5 from '" + plain +
+                            "' (format 4, 1.7 MB) to '" + folder.file("five.table") +
+                            "' (format 5, "));
+  CHECK(to5.out.find(", root 77586703fc2f4fd6928965e335e483a9cfa131c2e7cdaf7625e5b4597bf3197d\n") !=
+        std::string::npos);
+  CHECK(same_bytes(folder.file("five.table"), compressed));
+  const auto to4 =
+      ioiwari_run({"convert", "--format", "4", compressed, "--out", folder.file("four.table")});
+  REQUIRE(to4.status == 0);
+  CHECK(same_bytes(folder.file("four.table"), plain));
+  // A file that is not its ring's true table is no table to convert: nothing is written.
+  {
+    std::fstream file(compressed, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(compressed) - 40));
+    file.put('\x5a');
+  }
+  const auto refused = ioiwari_run({"convert", compressed, "--out", folder.file("bad.table")});
+  CHECK(refused.status == to_int(ExitCode::bad_table));
+  CHECK(refused.out.empty());
+  CHECK(refused.err.starts_with("ioiwari: convert: table '" + compressed + "' "));
+  CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(folder.file("bad.table")));
+  CHECK(folder.entries() == 4);  // no temporary file is left
+}

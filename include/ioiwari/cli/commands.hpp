@@ -39,6 +39,7 @@ int run_starts(Invocation& call);
 int run_bench(Invocation& call);
 int run_solve(Invocation& call);
 int run_verify(Invocation& call);
+int run_convert(Invocation& call);
 int run_help(Invocation& call);
 int run_interact(Invocation& call);
 int run_manage(Invocation& call);

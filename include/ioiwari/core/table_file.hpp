@@ -193,6 +193,13 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
 // looks at the root. Throws TableFileError.
 Ring table_ring(const std::string& path);
 
+// Copies the table file at `path`, of the ring of `geometry`, into `output` (in its format),
+// every page read and checked as a look-up reads it; the file's root must be the ring's true
+// root, built in or in `roots`, and is the copy's. Returns the file's format version. Throws
+// TableFileError.
+std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                         const RootBook& roots, std::uint64_t memory, TableOutput& output);
+
 // How verify_table() checks a file.
 struct VerifyOptions {
   RootBook roots = RootBook::built_in();
