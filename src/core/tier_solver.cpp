@@ -592,7 +592,8 @@ void TierSolve::open(const std::string& folder) {
   const Ring ring = geometry_->ring();
   const std::string where = folder.empty() ? std::string(".") : folder;
   const std::string path =
-      where + "/ioiwari-layers-" + std::to_string(ring.pits) + "-" + std::to_string(ring.capacity);
+      where + "/ioiwari-layers-" + std::to_string(ring.pits) + "-" + std::to_string(ring.capacity) +
+      "-" + std::to_string(::geteuid());  // a user's own: another's in a shared /tmp is no bar
   {
     // A signal waits until the folder is registered: then its handler clears it.
     const SignalsHeld held;

@@ -445,18 +445,23 @@ TEST_CASE(
 
 namespace {
 
+// The folder of a solve of 10 pits past memory in `work`, this user's.
+std::string layers_of(const std::string& work) {
+  return work + "/ioiwari-layers-10-5-" + std::to_string(::geteuid());
+}
+
 // The layers a solve of 10 pits past memory has finished in `work`: its manifests, from 0 up.
 int finished_layers(const std::string& work) {
   int layers = 0;
-  while (fs::exists(work + "/ioiwari-layers-10-5/layer-" + std::to_string(layers)))
+  while (fs::exists(layers_of(work) + "/layer-" + std::to_string(layers)))
     ++layers;
   return layers;
 }
 
 // Whether the folder of `work`'s layers holds a file of a name ending in ".part".
 bool unfinished_files(const std::string& work) {
-  if (!fs::exists(work + "/ioiwari-layers-10-5")) return false;
-  for (const auto& entry : fs::directory_iterator(work + "/ioiwari-layers-10-5")) {
+  if (!fs::exists(layers_of(work))) return false;
+  for (const auto& entry : fs::directory_iterator(layers_of(work))) {
     if (entry.path().filename().string().ends_with(".part")) return true;
   }
   return false;
@@ -529,7 +534,7 @@ TEST_CASE(
     CHECK(last.err.find("ioiwari: solve: taking up " + std::to_string(kept) +
                         " of 51 layers "
                         "that a stopped solve finished in '" +
-                        work + "/ioiwari-layers-10-5'\n") != std::string::npos);
+                        layers_of(work) + "'\n") != std::string::npos);
     CHECK(last.out.find("; took up " + std::to_string(kept) +
                         " of 51 layers from a stopped solve (") != std::string::npos);
   }
@@ -564,7 +569,8 @@ TEST_CASE("a solve past memory that fills its disk keeps its layers, and takes t
   const std::string script =
       "mount -t tmpfs -o size=64m ioiwari-test '" + work + "' || exit 90\n" + solve + " 2>'" +
       folder.file("first.err") + "' >/dev/null &\nsolver=$!\ntries=0\n" + "while [ ! -e '" + work +
-      "/ioiwari-layers-10-5/layer-19' ] && [ $tries -lt 30000 ]; do "
+      "/" + fs::path(layers_of(work)).filename().string() +
+      "/layer-19' ] && [ $tries -lt 30000 ]; do "
       "sleep 0.01; tries=$((tries + 1)); done\n" +
       "yes > '" + work + "/filler' 2>/dev/null\nwait $solver\necho \"first $?\"\nrm '" + work +
       "/filler'\n" + solve + " 2>'" + folder.file("second.err") + "'\necho \"second $?\"\n";
@@ -577,9 +583,9 @@ TEST_CASE("a solve past memory that fills its disk keeps its layers, and takes t
   INFO(first << second);
   CHECK(run.out.find("first 7\n") != std::string::npos);
   CHECK(first.find(": No space left on device; ") != std::string::npos);
-  CHECK(first.find(" of 51 layers are finished in '" + work +
-                   "/ioiwari-layers-10-5': the same command takes up from them\n") !=
-        std::string::npos);
+  CHECK(first.find(" of 51 layers are finished in '" + work + "/" +
+                   fs::path(layers_of(work)).filename().string() +
+                   "': the same command takes up from them\n") != std::string::npos);
   CHECK(std::count(first.begin(), first.end(), '\n') == 1);
   CHECK(run.out.find("second 0\n") != std::string::npos);
   CHECK(second.starts_with("ioiwari: solve: taking up "));

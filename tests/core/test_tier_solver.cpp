@@ -1,6 +1,8 @@
 // The solve past memory (tier_solver.hpp): the table file it writes is the solve in memory's,
 // byte for byte, whatever its window (none: every move answered after its layer's pass; one
 // layer; more), on one thread and on two, and it leaves no file behind.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -158,7 +160,7 @@ int stopped_solve(Ring ring, int window, int stop_at, const TempFolder& folder,
 
 std::string layers_folder(const TempFolder& folder, Ring ring) {
   return folder.file("ioiwari-layers-" + std::to_string(ring.pits) + "-" +
-                     std::to_string(ring.capacity));
+                     std::to_string(ring.capacity) + "-" + std::to_string(::geteuid()));
 }
 
 }  // namespace
