@@ -20,11 +20,11 @@
 // holds the two equal).
 //
 // A stopped solve is taken up where it stopped. The layers' folder is the ring's own
-// (ioiwari-layers-P-C-UID in the work folder, UID the user's), and each solved layer is finished there in turn: its
-// files written under a name ending in kPartSuffix, synced and renamed, and then a manifest of
-// them (layer-B: the ring, the layer, each file's size and SHA-256) written the same way. A kill,
-// a signal or a failed write leaves the finished layers; the next solve of the ring in that
-// folder keeps every layer in a row from the empty board up whose files match their manifest,
+// (ioiwari-layers-P-C-UID in the work folder, UID the user's), and each solved layer is finished
+// there in turn: its files written under a name ending in kPartSuffix, synced and renamed, and then
+// a manifest of them (layer-B: the ring, the layer, each file's size and SHA-256) written the same
+// way. A kill, a signal or a failed write leaves the finished layers; the next solve of the ring in
+// that folder keeps every layer in a row from the empty board up whose files match their manifest,
 // loads the window below the first one it solves, and solves the rest. The folder goes once the
 // table is written.
 #pragma once
