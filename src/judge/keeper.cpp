@@ -1,12 +1,15 @@
 #include "keeper.hpp"
 
 #include <fcntl.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +23,8 @@ namespace ioiwari::keeping {
 
 namespace {
 
-void tell(int fd, char tag, int error) {
-  const StartFailure failure{tag, error};
+void tell(int fd, char tag, int error, int step = -1) {
+  const StartFailure failure{tag, error, step};
   [[maybe_unused]] const auto written = ::write(fd, &failure, sizeof failure);
 }
 
@@ -234,6 +237,7 @@ void kill_everything(bool isolated, pid_t program, Ending& ending) {
   if (plan.set_data) ::setrlimit(RLIMIT_DATA, &plan.data);
   if (plan.set_cpu) ::setrlimit(RLIMIT_CPU, &plan.cpu);
   if (plan.set_nproc) ::setrlimit(RLIMIT_NPROC, &plan.nproc);
+  if (plan.set_fsize) ::setrlimit(RLIMIT_FSIZE, &plan.fsize);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
   // By system call: the C library's setgroups and setres*id change every thread of what it takes
@@ -246,6 +250,14 @@ void kill_everything(bool isolated, pid_t program, Ending& ending) {
   }
   // Nothing it runs gains privileges (no set-user-ID program, no file capability).
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  // The calls it may not make fail from here on, in it and in everything it starts.
+  if (plan.filter != nullptr) {
+    const sock_fprog program{plan.filter_length, const_cast<sock_filter*>(plan.filter)};
+    if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) {
+      tell(plan.start_write, 's', errno);
+      ::_exit(127);
+    }
+  }
   // It dies with its keeper. After the change of user, which clears this.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != keeper) ::_exit(127);  // the keeper died before the line above
@@ -281,8 +293,16 @@ void close_all_but(int a, int b, int c) {
   ::close_range(from, ~0U, 0);
 }
 
-void send_report(int fd, const Ending& ending, int left_behind) {
+// Whether the box's disk (its tmpfs, seen at /tmp) has no room left.
+bool disk_full(const KeeperPlan& plan) {
+  struct statfs disk {};
+  return plan.box_steps > 0 && ::statfs("/tmp", &disk) == 0 &&
+         (disk.f_bavail == 0 || disk.f_ffree == 0);
+}
+
+void send_report(int fd, const Ending& ending, int left_behind, bool full) {
   KeeperReport report{};
+  report.disk_full = full ? 1 : 0;
   report.signaled = WIFSIGNALED(ending.status) ? 1 : 0;
   report.number = WIFSIGNALED(ending.status) ? WTERMSIG(ending.status) : WEXITSTATUS(ending.status);
   report.left_behind = left_behind;
@@ -326,7 +346,7 @@ void send_report(int fd, const Ending& ending, int left_behind) {
     }
     reap(program, ending);
     if (ending.reaped && in_cgroup && !reported) {
-      send_report(plan.report_write, ending, 0);
+      send_report(plan.report_write, ending, 0, disk_full(plan));
       reported = true;
     }
     if (ending.reaped && !in_cgroup) break;
@@ -342,8 +362,102 @@ void send_report(int fd, const Ending& ending, int left_behind) {
   }
   if (!ending.reaped) ::kill(program, SIGKILL);
   kill_everything(plan.isolate, program, ending);
-  if (!reported) send_report(plan.report_write, ending, left_behind);
+  if (!reported) send_report(plan.report_write, ending, left_behind, disk_full(plan));
   ::_exit(0);
+}
+
+// A bind of `source` at `target`, read-only, without set-user-ID programs or devices: below it
+// too where the kernel can say so at once (mount_setattr), else at its top.
+bool bind_read_only(const char* source, const char* target) {
+  if (::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) return false;
+#ifdef SYS_mount_setattr
+  struct {
+    std::uint64_t set, clear, propagation, userns;
+  } attributes{0x1 | 0x2 | 0x4, 0, 0, 0};  // MOUNT_ATTR_RDONLY, _NOSUID, _NODEV
+  if (::syscall(SYS_mount_setattr, AT_FDCWD, target, 0x8000 /* AT_RECURSIVE */, &attributes,
+                sizeof attributes) == 0) {
+    return true;
+  }
+#endif
+  return ::mount(nullptr, target, nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                 nullptr) == 0;
+}
+
+// Runs one step of the box (`source`: what a bind binds, opened); false, with errno, when it
+// fails.
+bool box_step(const BoxStep& step, const char* source, const KeeperPlan& plan) {
+  switch (step.op) {
+    case BoxStep::folder:
+      return ::mkdir(step.target, step.mode) == 0 || errno == EEXIST;
+    case BoxStep::bind:
+      return bind_read_only(source, step.target);
+    case BoxStep::bind_file: {
+      const int fd = ::open(step.target, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+      if (fd < 0) return false;
+      ::close(fd);
+      return bind_read_only(source, step.target);
+    }
+    case BoxStep::link:
+      return ::symlink(step.source, step.target) == 0;
+    case BoxStep::root:
+      return ::mount("box", step.target, "tmpfs", MS_NOSUID, step.source) == 0;
+    case BoxStep::tmpfs:
+      return ::mount("box", step.target, "tmpfs", MS_NOSUID | MS_NODEV, step.source) == 0;
+    case BoxStep::proc:
+      return ::mount("proc", step.target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, step.source) ==
+             0;
+    case BoxStep::node:
+      return ::mknod(step.target, S_IFCHR | step.mode, step.device) == 0;
+    case BoxStep::writable:
+      return ::mount(step.source, step.target, nullptr, MS_BIND, nullptr) == 0;
+    case BoxStep::own:
+      return ::chown(step.target, plan.run_uid, plan.run_gid) == 0 &&
+             ::chmod(step.target, step.mode) == 0;
+    case BoxStep::detach:
+      return ::umount2(step.target, MNT_DETACH) == 0 && ::rmdir(step.target) == 0;
+    case BoxStep::read_only:
+      return ::mount(nullptr, step.target, nullptr, MS_REMOUNT | MS_RDONLY | MS_NOSUID, nullptr) ==
+             0;
+  }
+  errno = EINVAL;
+  return false;
+}
+
+// Builds the game's file system at BoxLayout::kStaging and moves into it, the keeper's own
+// root included: nothing of the host's is left in this mount namespace but what it binds.
+void build_box(const KeeperPlan& plan) {
+  // Every source first, while the staging folder still shows what it shows outside. A bind
+  // then names its source by its descriptor.
+  static char sources[BoxLayout::kMostBinds][32];
+  int opened = 0;
+  const int first_fd = 64;  // out of the way of the pipes
+  for (int i = 0; i < plan.box_steps; ++i) {
+    const BoxStep& step = plan.box[i];
+    if (step.op != BoxStep::bind && step.op != BoxStep::bind_file) continue;
+    const int fd = ::open(step.source, O_PATH | O_CLOEXEC);
+    if (fd < 0 || opened >= BoxLayout::kMostBinds) {
+      tell(plan.start_write, 'b', fd < 0 ? errno : E2BIG, i);
+      ::_exit(1);
+    }
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, first_fd);
+    ::close(fd);
+    proc_path(sources[opened++], sizeof sources[0], "/proc/self/fd/", moved, "");
+  }
+  const mode_t mask = ::umask(0);
+  for (int i = 0, bind = 0; i < plan.box_steps; ++i) {
+    const BoxStep& step = plan.box[i];
+    const bool binds = step.op == BoxStep::bind || step.op == BoxStep::bind_file;
+    if (!box_step(step, binds ? sources[bind++] : nullptr, plan)) {
+      tell(plan.start_write, 'b', errno, i);
+      ::_exit(1);
+    }
+  }
+  if (::chdir(BoxLayout::kStaging) != 0 || ::syscall(SYS_pivot_root, ".", ".") != 0 ||
+      ::umount2(".", MNT_DETACH) != 0 || ::chdir("/") != 0 || ::chdir(plan.box_work) != 0) {
+    tell(plan.start_write, 'b', errno, plan.box_steps);
+    ::_exit(1);
+  }
+  ::umask(mask);
 }
 
 }  // namespace
@@ -398,10 +512,15 @@ void send_report(int fd, const Ending& ending, int left_behind) {
     tell(plan.start_write, 'i', errno);
     ::_exit(1);
   }
-  // Its own /proc, which shows the namespace's processes only; nothing it mounts reaches the
-  // mounts outside.
-  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-      ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+  // Nothing it mounts reaches the mounts outside. Then a file system of the game's own, or the
+  // host's with its own /proc, which shows the namespace's processes only.
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+    tell(plan.start_write, 'i', errno);
+    ::_exit(1);
+  }
+  if (plan.box_steps > 0) {
+    build_box(plan);
+  } else if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
     tell(plan.start_write, 'i', errno);
     ::_exit(1);
   }

@@ -5,19 +5,25 @@
 // the judge.
 #pragma once
 
+#include <linux/filter.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
 
+#include "ioiwari/judge/box.hpp"
+
 namespace ioiwari::keeping {
 
 // What the keeper tells through the start pipe when the program could not be started: a tag and
 // an errno. The pipe closes without a word when the program's exec succeeds.
 struct StartFailure {
-  char tag;  // 'x' exec failed, 'i' no namespaces, 'r' no process, 'c' no cgroup, 'u' no user
+  // 'x' exec failed, 'i' no namespaces, 'r' no process, 'c' no cgroup, 'u' no user, 'b' the box
+  // (`step` says which of its steps), 's' the filter of system calls
+  char tag;
   int error;
+  int step;
 };
 
 // What the keeper reports through its report pipe, once: when the program has ended and been
@@ -28,6 +34,7 @@ struct KeeperReport {
   std::int32_t number;       // the program's exit status or signal
   std::int32_t left_behind;  // without a cgroup: processes still running when the program exited
   std::int64_t max_rss_kb;   // the program's peak resident set, as the kernel counted it
+  std::int32_t disk_full;    // in a box: its disk had no room left when the program ended
 };
 
 struct KeeperPlan {
@@ -49,8 +56,15 @@ struct KeeperPlan {
   bool set_user;    // run the program as run_uid:run_gid, with no supplementary groups
   uid_t run_uid;
   gid_t run_gid;
-  bool set_data, set_cpu, set_nproc;
-  rlimit data, cpu, nproc;
+  bool set_data, set_cpu, set_nproc, set_fsize;
+  rlimit data, cpu, nproc, fsize;
+  // With isolate, as root: the game's own file system, built in order before the program
+  // starts, which then runs in `box_work` (box.hpp). No steps: the host's, with its own /proc.
+  const BoxStep* box;
+  int box_steps;
+  const char* box_work;
+  const sock_filter* filter;  // the calls the program may not make (refused_calls.hpp); null: all
+  unsigned short filter_length;
 };
 
 // Starts the program as `plan` says, keeps it, and reports; it never returns. With

@@ -2,6 +2,7 @@
 
 #include "files.hpp"
 #include "keeper.hpp"
+#include "refused_calls.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -80,10 +81,10 @@ void drain(int& fd, std::string& into, std::size_t cap) {
   }
 }
 
-// The file argv[0] names: itself when it holds a '/', else the first executable of that name
-// in PATH. Done before fork, since execvp may allocate and a child of a threaded process must
-// not.
-std::string resolve(const std::string& program) {
+}  // namespace
+
+// Done before fork, since execvp may allocate and a child of a threaded process must not.
+std::string resolve_program(const std::string& program) {
   if (program.empty()) throw SpawnError(SpawnError::Kind::program, "an empty program name");
   if (program.find('/') != std::string::npos) return program;
   const char* path = std::getenv("PATH");
@@ -100,6 +101,8 @@ std::string resolve(const std::string& program) {
   }
   throw SpawnError(SpawnError::Kind::program, "cannot find '" + program + "' in PATH");
 }
+
+namespace {
 
 // The processes that `pid` started and that still are its children.
 // The whole text of a file under /proc; "" when it cannot be read.
@@ -174,11 +177,11 @@ namespace {
 
 // What the keeper needs of `containment`, before the pipes are made.
 KeeperPlan plan_for(const Containment& containment, const char* program, char* const* argv,
-                    const std::vector<int>& join) {
+                    char* const* envp, const std::vector<int>& join) {
   KeeperPlan plan{};
   plan.program = program;
   plan.argv = argv;
-  plan.envp = environ;
+  plan.envp = envp != nullptr ? envp : environ;
   plan.parent = ::getpid();
   plan.isolate = containment.isolate;
   plan.network = containment.network;
@@ -199,6 +202,22 @@ KeeperPlan plan_for(const Containment& containment, const char* program, char* c
   if (containment.data_limit_bytes > 0) {
     plan.set_data = true;
     plan.data = {containment.data_limit_bytes, containment.data_limit_bytes};
+  }
+  if (containment.file_size_bytes > 0) {
+    plan.set_fsize = true;
+    plan.fsize = {containment.file_size_bytes, containment.file_size_bytes};
+  }
+  if (containment.box != nullptr && containment.isolate && containment.user) {
+    plan.box = containment.box->steps().data();
+    plan.box_steps = static_cast<int>(containment.box->steps().size());
+    plan.box_work = containment.box->work().c_str();
+  }
+  if (containment.refuse_calls) {
+    const auto filter = refused_calls_filter();
+    if (!filter.empty()) {
+      plan.filter = filter.data();
+      plan.filter_length = static_cast<unsigned short>(filter.size());
+    }
   }
   if (containment.cpu_limit.count() > 0) {
     plan.set_cpu = true;
@@ -238,6 +257,19 @@ std::optional<SpawnError> start_error(const StartFailure& failure, const std::st
       return SpawnError(SpawnError::Kind::isolation, "cannot make new namespaces: " + why);
     case 'c':
       return SpawnError(SpawnError::Kind::cgroup, "cannot join the game's cgroup: " + why);
+    case 'b': {
+      const BoxLayout* box = containment.box;
+      std::string where = "moving into it";
+      if (box != nullptr && failure.step >= 0 &&
+          static_cast<std::size_t>(failure.step) < box->steps().size()) {
+        const BoxStep& step = box->steps()[static_cast<std::size_t>(failure.step)];
+        where = std::string("step ") + static_cast<char>(step.op) + " at '" + step.target + "'";
+      }
+      return SpawnError(SpawnError::Kind::box,
+                        "cannot build the game's box (" + where + "): " + why);
+    }
+    case 's':
+      return SpawnError(SpawnError::Kind::box, "cannot filter the player's system calls: " + why);
     case 'u':
       return SpawnError(SpawnError::Kind::user,
                         "cannot run '" + program + "' as user " +
@@ -260,15 +292,22 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const Containme
   if (argv.empty()) throw SpawnError(SpawnError::Kind::program, "an empty command");
 
   // Everything the keeper and the program need is prepared before fork.
-  const std::string program = resolve(argv[0]);
+  const std::string program = resolve_program(argv[0]);
   std::vector<char*> args;
   args.reserve(argv.size() + 1);
   for (const std::string& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> environment;
+  if (containment.environment) {
+    for (const std::string& variable : *containment.environment)
+      environment.push_back(const_cast<char*>(variable.c_str()));
+    environment.push_back(nullptr);
+  }
   std::vector<int> join;
   if (containment.cgroup != nullptr) join = containment.cgroup->join_descriptors();
-  const KeeperPlan plan = plan_for(containment, program.c_str(), args.data(), join);
+  const KeeperPlan plan = plan_for(containment, program.c_str(), args.data(),
+                                   containment.environment ? environment.data() : nullptr, join);
 
   // Out of descriptors or processes is the machine's state, not the program's fault: wait for
   // games to finish and try again, up to a limit no healthy machine reaches. The waits are
@@ -402,6 +441,7 @@ void ChildProcess::take_report() {
                      ? static_cast<int>(containment_.cgroup->processes().size())
                      : report.left_behind;
   max_rss_kb_ = static_cast<std::uint64_t>(std::max<std::int64_t>(report.max_rss_kb, 0));
+  disk_full_ = report.disk_full != 0;
 }
 
 bool ChildProcess::pump(Clock::time_point deadline) {

@@ -1,5 +1,6 @@
 #include "ioiwari/judge/referee.hpp"
 
+#include <signal.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -43,6 +44,8 @@ std::string_view name(Verdict verdict) {
       return "time limit";
     case Verdict::memory_limit:
       return "memory limit";
+    case Verdict::disk_limit:
+      return "disk limit";
     case Verdict::early_exit:
       return "exit before the end";
     case Verdict::output_after_end:
@@ -360,6 +363,19 @@ class RefereedGame : public Side {
   // after its last sample counts too.
   GameReport finish(Judged judged) {
     child_.kill();
+    // A player that failed after it reached a disk limit is judged by the limit: the kernel
+    // killed it (SIGXFSZ), or a write it made found no room and it went wrong from there.
+    if (judged.verdict != Verdict::win && judged.verdict != Verdict::tie &&
+        judged.verdict != Verdict::loss && judged.verdict != Verdict::left_behind) {
+      const auto& status = child_.exit_status();
+      if (status && status->signaled && status->number == SIGXFSZ) {
+        judged = {Verdict::disk_limit, "killed by SIGXFSZ: it wrote past the file size limit of " +
+                                           std::to_string(limits_.file_size_mb) + " MB"};
+      } else if (child_.disk_full()) {
+        judged = {Verdict::disk_limit, "its box's disk of " + std::to_string(limits_.disk_mb) +
+                                           " MB was full (then: " + judged.detail + ")"};
+      }
+    }
     report_.verdict = judged.verdict;
     report_.detail = std::move(judged.detail);
     report_.player_errors = child_.error_output();
@@ -400,6 +416,8 @@ SandboxRequest sandbox_request(const RefereeLimits& limits) {
   // A backstop for a referee that stops looking: the game's CPU time and a second.
   const auto all = limits.per_game + limits.after_end;
   request.cpu_backstop = std::chrono::ceil<std::chrono::seconds>(all) + std::chrono::seconds(1);
+  request.file_size_bytes = limits.file_size_mb * 1024 * 1024;
+  request.disk_bytes = limits.disk_mb * 1024 * 1024;
   return request;
 }
 
@@ -614,7 +632,10 @@ void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sa
       << " ms a game, " << limits.after_end.count() << " ms to exit after it; wall-clock time "
       << limits.wall_factor << " times as long; " << limits.memory_mb << " MB of memory"
       << (limits.data_limit ? "" : " (no data limit)") << "; " << limits.processes << " processes\n"
-      << "contained: " << sandbox.describe() << '\n';
+      << "contained: " << sandbox.describe() << "; files of " << limits.file_size_mb
+      << " MB at most"
+      << (sandbox.boxed() ? "; " + std::to_string(limits.disk_mb) + " MB of disk a game" : "")
+      << '\n';
   for (int v = 0; v < kVerdictCount; ++v) {
     out << "  " << std::left << std::setw(22) << name(static_cast<Verdict>(v)) << std::right
         << std::setw(6) << sum.counts[v] << '\n';
@@ -672,12 +693,14 @@ void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandb
       << ", \"wall_factor\": " << limits.wall_factor << ", \"memory_mb\": " << limits.memory_mb
       << ", \"data_limit\": " << (limits.data_limit ? "true" : "false")
       << ", \"max_line_bytes\": " << limits.max_line_bytes
-      << ", \"processes\": " << limits.processes << "}, \"containment\": {\"cgroups\": "
+      << ", \"processes\": " << limits.processes << ", \"file_size_mb\": " << limits.file_size_mb
+      << ", \"disk_mb\": " << limits.disk_mb << "}, \"containment\": {\"cgroups\": "
       << (sandbox.cgroups() ? (*sandbox.cgroup_version() == CgroupVersion::v2 ? "\"v2\"" : "\"v1\"")
                             : "null")
       << ", \"users\": "
       << (sandbox.users() ? std::to_string(sandbox.users()->uid) : std::string("null"))
-      << ", \"isolated\": " << (sandbox.isolated() ? "true" : "false") << "}, \"verdicts\": {";
+      << ", \"isolated\": " << (sandbox.isolated() ? "true" : "false")
+      << ", \"boxed\": " << (sandbox.boxed() ? "true" : "false") << "}, \"verdicts\": {";
   for (int v = 0; v < kVerdictCount; ++v) {
     out << (v ? ", " : "") << json_string(name(static_cast<Verdict>(v))) << ": " << sum.counts[v];
   }

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "ioiwari/judge/box.hpp"
 #include "ioiwari/judge/cgroup.hpp"
 
 namespace ioiwari {
@@ -68,6 +69,12 @@ struct Containment {
   Cgroup* cgroup = nullptr;            // the group the program runs in, empty, owned by the caller
   std::optional<RunAs> user;           // run the program as this user, with no other groups
   int processes = 0;                   // with `user`: its RLIMIT_NPROC (0: as it was)
+  // With `isolate` and `user`: the file system the program sees (box.hpp), built afresh for it.
+  const BoxLayout* box = nullptr;
+  // The program's whole environment, "NAME=VALUE" each; nothing: ours.
+  std::optional<std::vector<std::string>> environment;
+  std::uint64_t file_size_bytes = 0;  // RLIMIT_FSIZE of the program (0: as it was)
+  bool refuse_calls = false;          // the calls a player may not make fail (refused_calls.hpp)
 };
 
 // Why a program could not be started.
@@ -79,6 +86,7 @@ class SpawnError : public std::runtime_error {
     isolation,  // new namespaces are not allowed here
     cgroup,     // the program could not join its cgroup
     user,       // the program could not be made to run as its user
+    box,        // its box could not be built, or its calls could not be filtered
   };
   SpawnError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
@@ -135,6 +143,10 @@ class ChildProcess {
   // The program's peak resident set in kB, mapped files included, as the kernel counted it when
   // it ended; 0 while it runs.
   std::uint64_t max_rss_kb() const { return max_rss_kb_; }
+  // In a box: whether its disk had no room left when the program ended.
+  bool disk_full() const { return disk_full_; }
+  // How the program ended, once it has (killed by kill() or not); nothing while it runs.
+  const std::optional<ExitStatus>& exit_status() const { return status_; }
 
   // How closely usage() looks: in a cgroup, memory costs the kernel more to tell than CPU time.
   enum class Look {
@@ -188,8 +200,13 @@ class ChildProcess {
   std::optional<ExitStatus> status_;
   int left_behind_ = 0;
   std::uint64_t max_rss_kb_ = 0;
+  bool disk_full_ = false;
   bool reaped_ = false;
 };
+
+// The file a command's first word names: itself when it holds a '/', else the first executable
+// of that name in PATH. Throws SpawnError (program) when there is none.
+std::string resolve_program(const std::string& program);
 
 // Whether this system lets a process make new PID, mount, network and IPC namespaces and mount
 // a /proc in them; nothing when it does, else why not (one line).

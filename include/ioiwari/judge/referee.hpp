@@ -38,7 +38,7 @@ enum class RefereeExit : int {
   all_won = 0,
   not_all_won = 1,
   usage = 2,   // a bad command line, a player that cannot be run, or containment refused
-  failed = 3,  // the system refused the referee pipes or processes: no game was judged
+  failed = 3,  // the system refused pipes or processes, or other runs hold every user: no game
 };
 
 // How a game ended for the player. Each fault is its own verdict.
@@ -51,13 +51,14 @@ enum class Verdict {
   empty_pit,         // a pit with no beads
   timeout,           // past a limit of CPU or wall-clock time, or still running after the end
   memory_limit,      // its processes held more memory than the limit
+  disk_limit,        // a file past --fsize, or its box's disk full, and the game not played out
   early_exit,        // output closed before the game was over
   output_after_end,  // wrote something after the last move
   nonzero_exit,      // exited with a status other than 0
   killed_by_signal,  // ended by a signal
   left_behind,       // exited, but left processes running
 };
-inline constexpr int kVerdictCount = 13;
+inline constexpr int kVerdictCount = 14;
 
 std::string_view name(Verdict verdict);
 
@@ -80,6 +81,8 @@ struct RefereeLimits {
   bool data_limit = true;
   std::size_t max_line_bytes = 64;  // what it reads of one move line
   int processes = 64;               // processes and threads at once, the player's included
+  std::uint64_t file_size_mb = 64;  // the largest file a process may write (RLIMIT_FSIZE)
+  std::uint64_t disk_mb = 128;      // in a box: all it may write, its tmpfs (memory too)
   Isolation isolation = Isolation::where_allowed;
   bool cgroups = true;             // a cgroup for each game, where one can be made
   std::optional<UserRange> users;  // root only: the users of the game slots (kDefaultUsers)
