@@ -259,8 +259,53 @@ constexpr Option kRefereeOptions[] = {
      {},
      false,
      kLimits.processes},
+    {opt::fsize,
+     "MB",
+     Value::integer,
+     "the largest file a player's process may write",
+     {},
+     1,
+     1 << 20,
+     {},
+     false,
+     static_cast<long long>(kLimits.file_size_mb)},
+    {opt::disk,
+     "MB",
+     Value::integer,
+     "as root, all a game may write in its box (/tmp, /var/tmp, /dev/shm and its working folder, "
+     "its memory too)",
+     {},
+     1,
+     1 << 20,
+     {},
+     false,
+     static_cast<long long>(kLimits.disk_mb)},
+    {opt::env,
+     "NAME[=VALUE]",
+     Value::text,
+     "pass NAME to the player, with VALUE or the referee's own value; the player's environment "
+     "is otherwise PATH, HOME and LIBC_FATAL_STDERR_ alone",
+     {},
+     0,
+     0,
+     {},
+     false,
+     {},
+     true},
+    {opt::dir,
+     "FOLDER",
+     Value::text,
+     "as root, show FOLDER (an interpreter's, say) read-only in each game's box, at its own path",
+     {},
+     0,
+     0,
+     {},
+     false,
+     {},
+     true},
     {opt::user, "UID[:GID]", Value::text,
-     "as root, run the player of game slot k (0 to --jobs - 1) as user UID+k and group GID+k",
+     "as root, run the players as users from UID and groups from GID on: each game slot takes a "
+     "user no other referee run holds",
      "61000:61000"},
     {opt::no_cgroups, "", Value::none,
      "no cgroup for each game: the keeper counts and kills through /proc"},
@@ -295,7 +340,8 @@ constexpr Exit kRefereeExits[] = {
     {static_cast<int>(RefereeExit::usage),
      "bad command line, a PLAYER that cannot be run, --isolate refused, or --user not root"},
     {static_cast<int>(RefereeExit::failed),
-     "the system refused pipes or processes, even after waiting: no game was judged"},
+     "the system refused pipes or processes, even after waiting, or other referee runs hold "
+     "every user of the range: no game was judged"},
     kOutputExit,
     kTableExit,
     {129, "stopped by SIGHUP: every game ended, none judged (130 SIGINT, 143 SIGTERM)"},
@@ -494,12 +540,14 @@ constexpr Command kCommands[] = {
      kOpponentExits,
      run_opponent},
     {"referee", "run PLAYER as player 1, one process per game, and score it as the IOI did",
-     "Each game runs PLAYER in a cgroup of its own, as a user of its own when run as root, in "
-     "new namespaces where the kernel allows them, below a keeper; everything it starts is "
-     "killed when the game is judged. It plays against opponent's play and gets one verdict: "
-     "win, tie, loss, or the fault "
-     "(unreadable move, move out of range, empty pit, time limit, memory limit, exit before the "
-     "end, output after the end, non-zero exit, killed by a signal, left processes behind). A "
+     "Each game runs PLAYER in a cgroup of its own, as a user no other game or referee run "
+     "holds when run as root, in new namespaces and a box of files of its own where the kernel "
+     "allows them, below a keeper, with a cleared environment and without io_uring, keyrings "
+     "or new namespaces; everything it starts is killed when the game is judged. It plays "
+     "against the opponent's strategy and gets one verdict: win, tie, loss, or the fault "
+     "(unreadable move, move out of range, empty pit, time limit, memory limit, disk limit, exit "
+     "before the end, output after the end, non-zero exit, killed by a signal, left processes "
+     "behind). A "
      "win scores 4 points, a tie 2. Limits are CPU time of the player's processes, and their "
      "memory that is not a mapped file.",
      kRefereeOptions, kRingAndTable | kJsonOrQuiet, Operands::command, "PLAYER [ARGS...]",

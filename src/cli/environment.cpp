@@ -196,6 +196,8 @@ Environment Environment::of_process() {
   } else if (home != nullptr && home[0] == '/') {
     environment.roots_list = std::string(home) + "/.local/share/ioiwari/roots";
   }
+  if (const char* locks = std::getenv("IOIWARI_USER_LOCKS"); locks != nullptr && locks[0] == '/')
+    environment.user_locks = locks;
   // Linux names the running program's file here, whatever argv[0] or PATH say.
   std::string self(4096, '\0');
   const ssize_t length = ::readlink("/proc/self/exe", self.data(), self.size());

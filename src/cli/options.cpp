@@ -139,7 +139,9 @@ Parsed::Parsed(const Command& command, std::span<const std::string_view> args)
                                     [&](const Option* option) { return option->name == name; });
     if (found == known.end()) throw UsageError("unknown option '" + std::string(name) + "'");
     const Option& option = **found;
-    if (values_.contains(name)) throw UsageError(std::string(name) + " is given twice");
+    if (values_.contains(name) && !option.repeatable) {
+      throw UsageError(std::string(name) + " is given twice");
+    }
     std::optional<std::string_view> value;
     if (equals != std::string_view::npos) {
       value = arg.substr(equals + 1);
@@ -174,7 +176,8 @@ Parsed::Parsed(const Command& command, std::span<const std::string_view> args)
                          value_wanted(option));
       }
     }
-    values_.emplace(name, *value);
+    values_.insert_or_assign(std::string(name), std::string(*value));
+    if (option.repeatable) repeated_[std::string(name)].emplace_back(*value);
   }
   for (const Option* option : known) {
     if (option->required && !given(option->name)) {
@@ -236,6 +239,12 @@ std::optional<std::string> Parsed::text(std::string_view name) const {
   if (const auto given = values_.find(name); given != values_.end()) return given->second;
   if (option.fallback.empty()) return std::nullopt;
   return std::string(option.fallback);
+}
+
+std::vector<std::string> Parsed::texts(std::string_view name) const {
+  declared(name);
+  const auto given = repeated_.find(name);
+  return given != repeated_.end() ? given->second : std::vector<std::string>{};
 }
 
 std::string Invocation::where() const {
@@ -325,6 +334,7 @@ void write_option(std::ostream& out, const Option& option, std::size_t width) {
     notes += (notes.empty() ? "default " : ", default ") + std::string(option.fallback);
   }
   if (option.required) notes = "required";
+  if (option.repeatable) notes += notes.empty() ? "may be repeated" : ", may be repeated";
   if (!notes.empty()) help += " (" + notes + ")";
   if (head.size() + 2 > kColumn) {
     out << head << '\n' << std::string(kColumn, ' ');

@@ -1,6 +1,7 @@
 // `ioiwari referee`: a player program judged over many games.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <ostream>
 
@@ -34,6 +35,25 @@ UserRange users_of(const std::string& text) {
   return {static_cast<uid_t>(uid), static_cast<gid_t>(gid)};
 }
 
+// Each --env NAME[=VALUE] as NAME=VALUE: NAME alone passes the referee's own value, or nothing
+// when it has none.
+std::vector<std::string> passed_environment(const std::vector<std::string>& given) {
+  std::vector<std::string> passed;
+  for (const std::string& item : given) {
+    const auto equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    if (name.empty() || name.find_first_of(" \t\n") != std::string::npos) {
+      throw UsageError("--env is NAME or NAME=VALUE, not " + textio::quoted(item));
+    }
+    if (equals != std::string::npos) {
+      passed.push_back(item);
+    } else if (const char* value = std::getenv(name.c_str())) {
+      passed.push_back(name + "=" + value);
+    }
+  }
+  return passed;
+}
+
 std::chrono::milliseconds milliseconds(const Parsed& parsed, std::string_view name) {
   return std::chrono::milliseconds(*parsed.number(name));
 }
@@ -62,6 +82,8 @@ int run_referee(Invocation& call) {
   limits.cgroups = !parsed.given(opt::no_cgroups);
   limits.processes = static_cast<int>(*parsed.number(opt::processes));
   if (parsed.given(opt::user)) limits.users = users_of(*parsed.text(opt::user));
+  limits.file_size_mb = static_cast<std::uint64_t>(*parsed.number(opt::fsize));
+  limits.disk_mb = static_cast<std::uint64_t>(*parsed.number(opt::disk));
   limits.max_line_bytes = static_cast<std::size_t>(*parsed.number(opt::max_line));
   const bool json = parsed.given(opt::json);
   const bool quiet = parsed.given(opt::quiet) || json;
@@ -77,17 +99,21 @@ int run_referee(Invocation& call) {
   std::unique_ptr<Sandbox> sandbox;
   SandboxRequest request = sandbox_request(limits);
   request.slots = plan.jobs;
+  request.environment = passed_environment(parsed.texts(opt::env));
+  request.dirs = parsed.texts(opt::dir);
+  if (!call.environment.user_locks.empty()) request.user_locks = call.environment.user_locks;
   try {
     sandbox = std::make_unique<Sandbox>(plan.player, request);
   } catch (const SandboxError& error) {
     call.complain(error.what());
-    return static_cast<int>(RefereeExit::usage);
+    return static_cast<int>(error.busy() ? RefereeExit::failed : RefereeExit::usage);
   } catch (const SpawnError& error) {
     call.complain((error.kind() == SpawnError::Kind::isolation ? "--isolate: " : "") +
                   std::string(error.what()));
     return static_cast<int>(error.kind() == SpawnError::Kind::resources ? RefereeExit::failed
                                                                         : RefereeExit::usage);
   }
+  plan.jobs = sandbox->slots();
   for (const std::string& note : sandbox->notes())
     call.complain(note);
   const Table& table = setup.table(setup.start_rule().beads, quiet);

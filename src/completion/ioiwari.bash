@@ -72,7 +72,7 @@ _ioiwari() {
       return
       ;;
     --start | --seed | --runs | --jobs | --move-time | --game-time | --exit-time | --max-line | \
-      --show | --start-beads | --start-range | --memory | --wall-factor)
+      --show | --start-beads | --start-range | --memory | --wall-factor | --fsize | --disk | --env)
       return # a value of the user's own
       ;;
   esac
@@ -82,8 +82,8 @@ _ioiwari() {
                    $ring $table" ;;
     opponent) options="--start --seed --strategy --record --help $ring $table" ;;
     referee) options="--starts --strategy --seed --jobs --move-time --game-time --exit-time
-                      --wall-factor --memory --no-data-limit --processes --user --no-cgroups
-                      --isolate --no-isolate --max-line --show --json
+                      --wall-factor --memory --no-data-limit --processes --fsize --disk --env
+                      --dir --user --no-cgroups --isolate --no-isolate --max-line --show --json
                       --quiet --help -- $ring $table" ;;
     analyze) options="--json --help $ring $table" ;;
     starts) options="--classes --json --quiet --help $ring $table" ;;

@@ -34,6 +34,9 @@ struct Environment {
   // Work that ends sooner than this draws no progress line (tests make it 0, so as not to
   // depend on how fast the machine is).
   std::chrono::milliseconds progress_delay{1000};
+  // Where referee runs hold their players' users: IOIWARI_USER_LOCKS, or empty for the
+  // referee's own (kUserLocks). Every run on a machine must use the same folder.
+  std::string user_locks;
   // This program's own file, for `bench` to run itself as a child; empty when unknown (tests).
   std::string self_path;
   // Makes Ctrl-C end a read instead of the process (for `ioiwari play`).

@@ -9,7 +9,11 @@ namespace ioiwari::cli::opt {
 
 inline constexpr std::string_view capacity = "--capacity";
 inline constexpr std::string_view classes = "--classes";
+inline constexpr std::string_view dir = "--dir";
+inline constexpr std::string_view disk = "--disk";
+inline constexpr std::string_view env = "--env";
 inline constexpr std::string_view exit_time = "--exit-time";
+inline constexpr std::string_view fsize = "--fsize";
 inline constexpr std::string_view first = "--first";
 inline constexpr std::string_view format = "--format";
 inline constexpr std::string_view game_time = "--game-time";

@@ -44,6 +44,7 @@ struct Option {
   // An integer's default, taken from the struct whose field the option sets (RefereeLimits{},
   // Ring::ioi(), ...), so that the two cannot differ; help shows it.
   std::optional<long long> preset{};
+  bool repeatable = false;  // may be given more than once: texts() has every value
 };
 
 // The options several commands share, each declared once (commands.cpp).
@@ -130,6 +131,8 @@ class Parsed {
   // A list option's values, in the order given ("all": every choice, in the declared order), or
   // its declared default's, or nothing.
   std::optional<std::vector<std::string>> list(std::string_view name) const;
+  // Every value of a repeatable option, in the order given.
+  std::vector<std::string> texts(std::string_view name) const;
   // A range option's two ends, or nothing.
   std::optional<std::pair<long long, long long>> range(std::string_view name) const;
   const std::vector<std::string>& operands() const { return operands_; }
@@ -138,6 +141,7 @@ class Parsed {
   const Option& declared(std::string_view name) const;
   const Command* command_;
   std::map<std::string, std::string, std::less<>> values_;
+  std::map<std::string, std::vector<std::string>, std::less<>> repeated_;
   std::vector<std::string> operands_;
   bool help_ = false;
 };
