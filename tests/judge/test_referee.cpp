@@ -431,6 +431,7 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
             "  empty pit                  0\n"
             "  time limit                 0\n"
             "  memory limit               0\n"
+            "  disk limit                 0\n"
             "  exit before the end        0\n"
             "  output after the end       0\n"
             "  non-zero exit              0\n"
@@ -443,9 +444,10 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
             "not won: start 0 0 0 0 0 0 1, optimal, seed 2: loss; banks 0 1; moves 7\n"
             "not every game won\n");
   std::string document = json.str();
-  for (const char* key : {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ",
-                          "\"peak_memory_kb\": ", "\"cpu_ms\": ", "\"wall_ms\": ",
-                          "\"max_rss_kb\": ", "\"cgroups\": ", "\"users\": ", "\"isolated\": "})
+  for (const char* key :
+       {"\"slowest_move_ms\": ", "\"slowest_move_cpu_ms\": ", "\"peak_memory_kb\": ",
+        "\"cpu_ms\": ", "\"wall_ms\": ", "\"max_rss_kb\": ", "\"cgroups\": ", "\"users\": ",
+        "\"isolated\": ", "\"boxed\": "})
     document = ioiwari::test::replace_after(document, key, ",}", "0");
   CHECK(
       document ==
@@ -453,11 +455,13 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
       "\"limits\": {\"move_cpu_ms\": 30000, \"game_cpu_ms\": 300000, \"exit_cpu_ms\": 30000, "
       "\"wall_factor\": 5, \"memory_mb\": 1024, \"data_limit\": " +
           std::string(test::kSanitized ? "false" : "true") +
-          ", \"max_line_bytes\": 64, \"processes\": 64}, "
-          "\"containment\": {\"cgroups\": 0, \"users\": 0, \"isolated\": 0}, "
+          ", \"max_line_bytes\": 64, \"processes\": 64, \"file_size_mb\": 64, "
+          "\"disk_mb\": 128}, "
+          "\"containment\": {\"cgroups\": 0, \"users\": 0, \"isolated\": 0, \"boxed\": 0}, "
           "\"verdicts\": {\"win\": 1, \"tie\": 1, \"loss\": 1, \"unreadable move\": 0, "
           "\"move out of range\": 0, \"empty pit\": 0, \"time limit\": 0, \"memory limit\": 0, "
-          "\"exit before the end\": 0, \"output after the end\": 0, \"non-zero exit\": 0, "
+          "\"disk limit\": 0, \"exit before the end\": 0, \"output after the end\": 0, \"non-zero "
+          "exit\": 0, "
           "\"killed by a signal\": 0, \"left processes behind\": 0}, \"points\": 6, "
           "\"max_points\": 12, \"slowest_move_ms\": 0, \"slowest_move_cpu_ms\": 0, "
           "\"peak_memory_kb\": 0, "
@@ -779,6 +783,7 @@ TEST_CASE(
   REQUIRE(::chmod(folder.c_str(), 0700) == 0);
   const std::string secret = folder + "/ten.table";
   std::ofstream(secret) << "x";
+  REQUIRE(::chmod(secret.c_str(), 0600) == 0);
   // The player tries to read the file it is given, says what came of it on standard error
   // (with a line of bytes no terminal should get raw, and more lines than are shown), and
   // exits before the game: "exit before the end".
@@ -795,8 +800,11 @@ TEST_CASE(
         return note.find("cannot read '" + secret + "'") != std::string::npos;
       });
   if (as_others) {
+    // A box brings the file in whatever its folder allows; its own mode still holds.
     REQUIRE(noted != sandbox->notes().end());
-    CHECK(noted->find("its folder '" + folder + "' is mode 700, which they may not enter") !=
+    CHECK(noted->find(sandbox->boxed()
+                          ? "it is mode 600, which they may not read"
+                          : "its folder '" + folder + "' is mode 700, which they may not enter") !=
           std::string::npos);
   } else {
     CHECK(noted == sandbox->notes().end());  // the games run as this user, who can read it

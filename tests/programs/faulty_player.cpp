@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "box_attacks.hpp"
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/core/table.hpp"
 
@@ -364,6 +365,14 @@ int main(int argc, char** argv) {
   if (mode == "leader-exits-spin") {
     leader_exits(spin_thread, nullptr);
     wait_forever();
+  }
+
+  // Attacks on the state around it (box_attacks.cpp): its last word is the mark.
+  {
+    std::vector<std::string> args(argv + 2, argv + argc);
+    const std::string mark = args.empty() ? std::string("none") : args.back();
+    if (!args.empty()) args.pop_back();
+    box_attack(mode, args, mark);
   }
 
   // Modes that tell about the world the player sees, then play perfectly.

@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -125,15 +126,27 @@ inline std::size_t kill_survivors(const std::string& mark) {
 #define FAULTY_PLAYER (::ioiwari::test::runnable(FAULTY_PLAYER_BUILT))
 #define PLAYER_IOIWARI (::ioiwari::test::runnable(IOIWARI_BINARY))
 
-// The sandbox a run of `player` with `limits` and `slots` jobs gets.
-inline std::unique_ptr<Sandbox> sandbox_for(const std::vector<std::string>& player,
-                                            const RefereeLimits& limits, int slots) {
+// Where the tests' referee runs hold their users: the folder CTest names for every test of the
+// suite (IOIWARI_USER_LOCKS, which `ioiwari referee` reads too), so that the suite's processes
+// honour one another's locks and touch no system folder.
+inline std::string user_locks() {
+  const char* folder = std::getenv("IOIWARI_USER_LOCKS");
+  return folder != nullptr && folder[0] == '/' ? folder : kUserLocks;
+}
+
+// The sandbox a run of `player` with `limits` and `slots` jobs gets, as `adjust` changes its
+// request.
+inline std::unique_ptr<Sandbox> sandbox_for(
+    const std::vector<std::string>& player, const RefereeLimits& limits, int slots,
+    const std::function<void(SandboxRequest&)>& adjust = {}) {
   SandboxRequest request = sandbox_request(limits);
   request.slots = slots;
+  request.user_locks = user_locks();
   if (::geteuid() == 0 && !request.users) {
     const auto first = own_first_user();
     request.users = UserRange{first, first};
   }
+  if (adjust) adjust(request);
   return std::make_unique<Sandbox>(player, request);
 }
 
