@@ -108,7 +108,10 @@ int run_referee(Invocation& call) {
     call.complain(error.what());
     return static_cast<int>(error.busy() ? RefereeExit::failed : RefereeExit::usage);
   } catch (const SpawnError& error) {
-    call.complain((error.kind() == SpawnError::Kind::isolation ? "--isolate: " : "") +
+    const bool isolating = error.kind() == SpawnError::Kind::isolation ||
+                           error.kind() == SpawnError::Kind::box ||
+                           error.kind() == SpawnError::Kind::filter;
+    call.complain((isolating && limits.isolation == Isolation::required ? "--isolate: " : "") +
                   std::string(error.what()));
     return static_cast<int>(error.kind() == SpawnError::Kind::resources ? RefereeExit::failed
                                                                         : RefereeExit::usage);

@@ -269,7 +269,8 @@ std::optional<SpawnError> start_error(const StartFailure& failure, const std::st
                         "cannot build the game's box (" + where + "): " + why);
     }
     case 's':
-      return SpawnError(SpawnError::Kind::box, "cannot filter the player's system calls: " + why);
+      return SpawnError(SpawnError::Kind::filter,
+                        "cannot filter the player's system calls: " + why);
     case 'u':
       return SpawnError(SpawnError::Kind::user,
                         "cannot run '" + program + "' as user " +

@@ -220,10 +220,23 @@ Sandbox::Sandbox(const std::vector<std::string>& player, const SandboxRequest& r
       child.kill();
       return;
     } catch (const SpawnError& error) {
-      if (error.kind() != SpawnError::Kind::isolation ||
-          request.isolation != Isolation::where_allowed || !isolated_) {
-        throw;
+      // What the kernel does not allow is done without where allowed, and said once; --isolate
+      // refuses to run without it.
+      if (request.isolation != Isolation::where_allowed) throw;
+      if (error.kind() == SpawnError::Kind::filter && filtered_) {
+        filtered_ = false;
+        notes_.push_back(std::string("no call refused (") + error.what() +
+                         "): players may use io_uring, the kernel's keyrings and new namespaces");
+        continue;
       }
+      if (error.kind() == SpawnError::Kind::box && box_ != nullptr) {
+        box_.reset();
+        std::erase_if(environment_, [](const std::string& v) { return v.starts_with("HOME="); });
+        notes_.push_back(std::string("no box (") + error.what() +
+                         "): players share the machine's files, /tmp among them");
+        continue;
+      }
+      if (error.kind() != SpawnError::Kind::isolation || !isolated_) throw;
       isolated_ = false;
       box_.reset();
       std::erase_if(environment_, [](const std::string& v) { return v.starts_with("HOME="); });
@@ -317,7 +330,7 @@ Sandbox::Box Sandbox::make_box(int slot, bool trial) const {
   box.containment.cpu_limit = request_.cpu_backstop;
   box.containment.file_size_bytes = request_.file_size_bytes;
   box.containment.environment = environment_;
-  box.containment.refuse_calls = true;
+  box.containment.refuse_calls = filtered_;
   box.containment.box = box_.get();
   if (users_) {
     const uid_t uid = slot_users_.at(static_cast<std::size_t>(slot));

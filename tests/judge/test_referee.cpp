@@ -738,6 +738,40 @@ TEST_CASE("isolation where the system refuses namespaces is refused with one lin
   CHECK(plain.status == 0);
 }
 
+TEST_CASE("a box or a filter the system refuses is said once, and refused with --isolate",
+          "[e2e][referee][isolate][box]") {
+  if (::geteuid() != 0 || isolation_refused()) {
+    WARN("no test of the box's fallback: a box needs root and namespaces");
+    return;
+  }
+  const auto referee = [](const char* deny, std::vector<std::string> flags) {
+    std::vector<std::string> args = {deny, IOIWARI_BINARY};
+    flags.insert(flags.end(), {"--starts", "2", "--", PLAYER_IOIWARI});
+    for (const std::string& arg : test::referee_args(flags))
+      args.push_back(arg);
+    return run_limited(DENY_NAMESPACES, args, [] {});
+  };
+  const Ended no_box = referee("--box", {});
+  INFO(no_box.err);
+  CHECK(no_box.status == 0);
+  CHECK(no_box.err ==
+        "ioiwari: referee: no box (cannot build the game's box (moving into it): Operation not "
+        "permitted): players share the machine's files, /tmp among them\n");
+  const Ended no_filter = referee("--filter", {});
+  INFO(no_filter.err);
+  CHECK(no_filter.status == 0);
+  CHECK(no_filter.err ==
+        "ioiwari: referee: no call refused (cannot filter the player's system calls: Invalid "
+        "argument): players may use io_uring, the kernel's keyrings and new namespaces\n");
+  for (const char* deny : {"--box", "--filter"}) {
+    const Ended refused = referee(deny, {"--isolate"});
+    INFO(refused.err);
+    CHECK(refused.status == 2);
+    CHECK(refused.out.empty());
+    CHECK(refused.err.starts_with("ioiwari: referee: --isolate: cannot "));
+  }
+}
+
 TEST_CASE("a referee stopped by a signal ends every game and judges none",
           "[e2e][referee][hostile]") {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {

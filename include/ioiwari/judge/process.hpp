@@ -86,7 +86,8 @@ class SpawnError : public std::runtime_error {
     isolation,  // new namespaces are not allowed here
     cgroup,     // the program could not join its cgroup
     user,       // the program could not be made to run as its user
-    box,        // its box could not be built, or its calls could not be filtered
+    box,        // its box could not be built
+    filter,     // its calls could not be filtered (a kernel without seccomp filters)
   };
   SpawnError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }

@@ -124,6 +124,7 @@ class Sandbox {
   using Held = std::unique_ptr<const int, Close>;
   std::vector<Held> user_locks_;  // one locked file a slot's user
   std::unique_ptr<BoxLayout> box_;
+  bool filtered_ = true;  // the refused calls (refused_calls.hpp), unless the kernel cannot
   std::vector<std::string> environment_;
   std::unique_ptr<CgroupRun> run_;
   bool isolated_ = false;
