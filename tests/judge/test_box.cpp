@@ -458,7 +458,7 @@ TEST_CASE("referee runs at once, as processes, never give two games one user",
   CHECK(run.out.find("\"uid " + std::to_string(first + 3) + "\"") != std::string::npos);
 }
 
-TEST_CASE("--env passes a variable, with the referee's value or its own, and is checked",
+TEST_CASE("the option --env passes a variable, with the referee's value or its own, and is checked",
           "[e2e][referee][box]") {
   ::setenv("IOIWARI_TEST_PASSED", "one", 1);
   ::setenv("IOIWARI_TEST_KEPT", "secret", 1);
