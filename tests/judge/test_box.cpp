@@ -120,6 +120,15 @@ struct HeldUsers {
   }
 };
 
+// `ioiwari referee` with `args`, as the suite runs it: this test process's users as root, and
+// no data limit for a sanitized player.
+std::vector<std::string> in_referee(const std::vector<std::string>& args) {
+  std::vector<std::string> command = {IOIWARI_BINARY};
+  for (const std::string& arg : test::referee_args(args))
+    command.push_back(arg);
+  return command;
+}
+
 }  // namespace
 
 TEST_CASE("nothing a game writes is there for the next: files, shared memory and keys",
@@ -262,11 +271,10 @@ TEST_CASE("the judge's table, named on its command line, is out of reach of its 
   const std::string key = (folder.path / "ioi.table").string();
   REQUIRE(test::run_program({IOIWARI_BINARY, "solve", "--out", key}, "").success());
   const std::string mark = mark_for("table");
-  const auto run =
-      test::run_program({IOIWARI_BINARY, "referee", "--table", key, "--starts", "1", "--strategy",
-                         "optimal", "--json", "--user", std::to_string(test::own_first_user()),
-                         "--", FAULTY_PLAYER, "peek", "at:" + key, "--then-exit", mark},
-                        "");
+  const auto run = test::run_program(
+      in_referee({"--table", key, "--starts", "1", "--strategy", "optimal", "--json", "--",
+                  FAULTY_PLAYER, "peek", "at:" + key, "--then-exit", mark}),
+      "");
   INFO(run.out << run.err);
   CHECK(run.status == 1);
   CHECK(run.out.find("\"verdict\": \"exit before the end\"") != std::string::npos);
@@ -446,10 +454,10 @@ TEST_CASE("referee runs at once, as processes, never give two games one user",
   held.hold(first);
   held.hold(first + 1);
   const std::string mark = mark_for("whoami");
-  const auto run = test::run_program(
-      {IOIWARI_BINARY, "referee", "--starts", "2", "--strategy", "optimal", "--jobs", "2", "--json",
-       "--user", std::to_string(first), "--", FAULTY_PLAYER, "whoami", "--then-exit", mark},
-      "");
+  const auto run =
+      test::run_program(in_referee({"--starts", "2", "--strategy", "optimal", "--jobs", "2",
+                                    "--json", "--", FAULTY_PLAYER, "whoami", "--then-exit", mark}),
+                        "");
   INFO(run.out << run.err);
   CHECK(run.status == 1);
   for (uid_t uid : {first, first + 1})
@@ -462,21 +470,9 @@ TEST_CASE("the option --env passes a variable, with the referee's value or its o
           "[e2e][referee][box]") {
   ::setenv("IOIWARI_TEST_PASSED", "one", 1);
   ::setenv("IOIWARI_TEST_KEPT", "secret", 1);
-  std::vector<std::string> command = {IOIWARI_BINARY,
-                                      "referee",
-                                      "--starts",
-                                      "1",
-                                      "--json",
-                                      "--env",
-                                      "IOIWARI_TEST_PASSED",
-                                      "--env",
-                                      "SECOND=two",
-                                      "--env",
-                                      "IOIWARI_TEST_UNSET"};
-  if (::geteuid() == 0)
-    command.insert(command.end(), {"--user", std::to_string(test::own_first_user())});
-  command.insert(command.end(),
-                 {"--", "/bin/sh", "-c",
+  const auto command =
+      in_referee({"--starts", "1", "--json", "--env", "IOIWARI_TEST_PASSED", "--env", "SECOND=two",
+                  "--env", "IOIWARI_TEST_UNSET", "--", "/bin/sh", "-c",
                   "echo \"[$IOIWARI_TEST_PASSED][$SECOND][${IOIWARI_TEST_UNSET-unset}]"
                   "[${IOIWARI_TEST_KEPT-unset}]\" >&2; exit 3"});
   const auto run = test::run_program(command, "");
