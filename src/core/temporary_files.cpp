@@ -9,6 +9,7 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <ctime>
 #include <iterator>
 #include <mutex>
 
@@ -64,7 +65,16 @@ int temporaries_taken = 0;
 std::array<struct sigaction, std::size(kSignals)> previous_actions{};
 std::array<bool, std::size(kSignals)> handled{};
 
+std::atomic<int> parts_being_created{0};
+std::atomic<bool> removing{false};
+
 extern "C" void remove_temporaries(int signal) {
+  // No unfinished file is being created once this is past: each that was is there to remove.
+  removing.store(true);
+  while (parts_being_created.load() > 0) {
+    const timespec pause{0, 100'000};
+    ::nanosleep(&pause, nullptr);
+  }
   for (Registered& temporary : temporaries) {
     if (!temporary.used.load()) continue;
     if (temporary.kind == Temporary::parts) {
@@ -90,6 +100,20 @@ SignalsHeld::SignalsHeld() {
 
 SignalsHeld::~SignalsHeld() {
   ::pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+}
+
+PartCreation::PartCreation() {
+  parts_being_created.fetch_add(1);
+  if (removing.load()) {
+    // A handler is removing the files and the process ends with it: create nothing more.
+    parts_being_created.fetch_sub(1);
+    for (;;)
+      ::pause();
+  }
+}
+
+PartCreation::~PartCreation() {
+  parts_being_created.fetch_sub(1);
 }
 
 int remember_temporary(const std::string& path, Temporary kind) {

@@ -28,6 +28,23 @@ class SignalsHeld {
   sigset_t before_{};
 };
 
+// Held while this thread creates an unfinished file (kPartSuffix) in a registered folder: a
+// signal's handler, on whichever thread it runs, waits until no such file is being created before
+// it removes them, and a creation that would begin after the handler has begun waits for the
+// process to end. Without it, a file created by one thread just after the handler on another
+// had listed the folder was left behind. Holds back the signals on this thread too (a handler
+// here would wait for itself).
+class PartCreation {
+ public:
+  PartCreation();
+  ~PartCreation();
+  PartCreation(const PartCreation&) = delete;
+  PartCreation& operator=(const PartCreation&) = delete;
+
+ private:
+  SignalsHeld held_;
+};
+
 // What a signal removes of a registered path: a file; or the files in a folder whose names end in
 // kPartSuffix (a solve past memory's unfinished files: its finished layers stay for the next
 // solve to take up), and then the folder if nothing else is left in it.

@@ -248,7 +248,12 @@ constexpr std::size_t kManifestBytes = 512;
 void write_finished(const std::string& part, const std::string& path, const void* data,
                     std::uint64_t bytes) {
   {
-    LayerFile file(part, O_WRONLY | O_CREAT | O_TRUNC);
+    std::optional<LayerFile> created;
+    {
+      const PartCreation creating;
+      created.emplace(part, O_WRONLY | O_CREAT | O_TRUNC);
+    }
+    LayerFile& file = *created;
     file.write(data, bytes);
     file.sync();
   }
@@ -333,6 +338,7 @@ class TierSolve::Pass {
     const std::lock_guard lock(mutex_);
     auto& file = deferred_[static_cast<std::size_t>(below)];
     if (!file) {
+      const PartCreation creating;
       file = std::make_unique<LayerFile>(solve_.path("deferred", below) + kPartSuffix,
                                          O_RDWR | O_CREAT | O_TRUNC);
     }
