@@ -28,10 +28,10 @@ struct PlainSolution {
 
 // The value of `state` by plain recursion: without a move, the game's terminal value; else the
 // best over its moves of points - value(next), the highest value first, then (in a win_loss
-// game) the quickest win, the slowest loss and the quickest draw, then the first move.
+// or margin game) the quickest win, the slowest loss and the quickest draw, then the first move.
 template <Game G>
 PlainSolution<G> plain_solve(const G& game, const typename G::State& state) {
-  constexpr bool win_loss = scoring_of<G>() == Scoring::win_loss;
+  constexpr bool by_length = scoring_of<G>() != Scoring::points;
   const auto moves = game.moves(state);
   PlainSolution<G> best;
   if (std::ranges::size(moves) == 0) {
@@ -44,7 +44,7 @@ PlainSolution<G> plain_solve(const G& game, const typename G::State& state) {
     const auto value = static_cast<typename G::Value>(step.points - next.value);
     const Remoteness remoteness = next.remoteness + 1;
     bool take = !best.best || value > best.value;
-    if (!take && win_loss && value == best.value) {
+    if (!take && by_length && value == best.value) {
       take = value < 0 ? remoteness > best.remoteness : remoteness < best.remoteness;
     }
     if (take) best = {value, remoteness, at};

@@ -52,6 +52,11 @@ enum class Scoring {
   // of equal value a winner prefers the quickest win and a loser the slowest loss, so the
   // remoteness is that of a game in which the winner hurries and the loser delays.
   win_loss,
+  // The value is a margin, as in points, and among moves of equal value the length decides as
+  // in win_loss: the player a move leaves ahead (value above 0) prefers the quickest end, the
+  // one it leaves behind the slowest, and a level one the quickest. Ioiwari's moves to the end
+  // (docs/analysis.md) are counted so.
+  margin,
 };
 
 // What a move does: the state after it, and the points it earns the player who made it.

@@ -41,13 +41,14 @@ struct Solution {
 
 // Whether a move worth `value` with `remoteness` plies to go is strictly better for its mover
 // than one worth `other_value` with `other_remoteness`. A higher value is better. In a
-// win_loss game, between equal values, a win is better sooner, a loss later, a draw sooner.
+// win_loss or margin game, between equal values, a win is better sooner, a loss later, a draw
+// sooner.
 // Equal moves are not better than each other: the first in the game's order stays best.
 template <Scoring scoring, class Value>
 constexpr bool better(Value value, Remoteness remoteness, Value other_value,
                       Remoteness other_remoteness) {
   if (value != other_value) return value > other_value;
-  if constexpr (scoring == Scoring::win_loss) {
+  if constexpr (scoring != Scoring::points) {
     return value < 0 ? remoteness > other_remoteness : remoteness < other_remoteness;
   } else {
     return false;

@@ -67,9 +67,11 @@ std::optional<Board> board_from_arguments(std::span<const std::string_view> args
 }
 
 Analysis analyze(const Table& table, const Board& board) {
-  Analysis analysis{board, table.value(board), table.analyze(board), Match(board)};
-  while (!analysis.line.over())
-    analysis.line.play(*table.best_move(analysis.line.board()));
+  EndDistance distance(table);
+  Analysis analysis{board, table.value(board), distance.moves(board), distance.rank(board),
+                    Match(board)};
+  for (Pit pit : distance.line(board))
+    analysis.line.play(pit);
   return analysis;
 }
 
@@ -78,10 +80,11 @@ void write_analysis(std::ostream& out, const Analysis& analysis, bool json) {
   if (json) {
     out << "{\"board\": " << json_counts(analysis.board) << ", \"code\": " << analysis.board.code()
         << ", \"beads\": " << analysis.board.total() << ", \"value\": " << analysis.value
-        << ", \"moves\": [";
+        << ", \"to_end\": " << analysis.to_end << ", \"moves\": [";
     for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
       out << (i ? ", " : "") << "{\"pit\": " << analysis.moves[i].pit.label()
-          << ", \"value\": " << analysis.moves[i].value << "}";
+          << ", \"value\": " << analysis.moves[i].value
+          << ", \"to_end\": " << analysis.moves[i].moves << "}";
     }
     out << "], \"line\": [";
     int bank1 = 0, bank2 = 0;
@@ -105,16 +108,20 @@ void write_analysis(std::ostream& out, const Analysis& analysis, bool json) {
   }
   out << "value for the player to move: " << textio::signed_number(analysis.value)
       << " (bank difference at the end with perfect play on both sides)\n"
-      << "moves, best first:\n";
-  for (const PitValue& move : analysis.moves) {
-    out << "  pit " << move.pit.label() << ": " << textio::signed_number(move.value)
+      << "moves to the end with perfect play: " << analysis.to_end << "\n"
+      << "moves, best first: the value, then the moves to the end, the move included\n";
+  const bool two_digits = analysis.board.size() >= 10;
+  for (const MoveOutlook& move : analysis.moves) {
+    const std::string value = textio::signed_number(move.value);
+    out << "  pit " << (two_digits && move.pit.label() < 10 ? " " : "") << move.pit.label() << ": "
+        << std::string(value.size() < 3 ? 3 - value.size() : 0, ' ') << value << "  "
+        << (move.moves < 10 ? " " : "") << move.moves << (move.moves == 1 ? " move " : " moves")
         << (move.value == analysis.value ? "  best" : "") << '\n';
   }
   // Columns as wide as the ring's boards and labels (the IOI ring's: 13 and 1).
   const int pits = analysis.board.size();
   const std::size_t board_width = static_cast<std::size_t>(2 * pits - 1);
-  const bool two_digits = pits >= 10;
-  out << "best line (player 1 to move, ties to the lowest pit):\n"
+  out << "best line (player 1 to move; the best move each time, as ranked above):\n"
       << "  move player " << (two_digits ? " " : "") << "pit | pits"
       << std::string(board_width - 4, ' ') << " | bank 1 bank 2\n";
   int bank1 = 0, bank2 = 0;

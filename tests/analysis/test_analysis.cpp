@@ -57,25 +57,27 @@ TEST_CASE("analysis gives every move's value and the best line to the end", "[an
   const Analysis analysis = analyze(table(), kExample);
   CHECK(analysis.value == 2);
   REQUIRE(analysis.moves.size() == 7);
-  CHECK(analysis.moves.front() == PitValue{*Pit::from_label(2, kPits), 2});
   CHECK(analysis.line.over());
   CHECK(analysis.line.bank(Player::first) - analysis.line.bank(Player::second) == 2);
-  // The line is the table's: each move is the best move of its board.
+  // The line is as long as the moves to the end say, and each of its moves is of the best value.
+  CHECK(analysis.line.history().size() == static_cast<std::size_t>(analysis.to_end));
+  CHECK(analysis.moves.front().moves == analysis.to_end);
   for (const Match::Ply& ply : analysis.line.history()) {
-    CHECK(table().best_move(ply.before) == ply.pit);
+    CHECK(table().move_value(ply.before, ply.pit) == table().value(ply.before));
   }
   std::ostringstream text;
   write_analysis(text, analysis, false);
   CHECK(text.str().find("value for the player to move: +2") != std::string::npos);
-  CHECK(text.str().find("  pit 5: -2\n") != std::string::npos);
+  CHECK(text.str().find("  pit 7:  +2  10 moves  best\n  pit 4:  +2  13 moves  best\n") !=
+        std::string::npos);
   CHECK(text.str().find("\n   6   2      7   | 0 0 0 0 0 0 0 | 11 9\n") != std::string::npos);
   CHECK(text.str().ends_with("result: 11 to 9, player 1 wins by 2\n"));
   std::ostringstream json;
   write_analysis(json, analysis, true);
   CHECK(
       json.str().starts_with("{\"board\": [4, 3, 2, 4, 2, 3, 2], \"code\": 120190, "
-                             "\"beads\": 20, \"value\": 2, \"moves\": [{\"pit\": 2, "
-                             "\"value\": 2}, "));
+                             "\"beads\": 20, \"value\": 2, \"to_end\": 6, \"moves\": [{\"pit\": 2, "
+                             "\"value\": 2, \"to_end\": 6}, "));
   CHECK(
       json.str().ends_with("{\"player\": 2, \"pit\": 7, \"board\": [0, 0, 0, 0, 0, 0, 0], "
                            "\"bank1\": 11, \"bank2\": 9}]}\n"));

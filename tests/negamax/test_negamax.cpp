@@ -60,18 +60,18 @@ struct Plain {
 };
 
 // Negamax by plain recursion over every path, without memo, with the tie rules stated afresh:
-// the highest value; then, in a win/loss game, the quickest win, the slowest loss, the quickest
-// draw; then the first edge.
-Plain plain(const Graph& graph, int node, bool win_loss) {
+// the highest value; then, in a win/loss or margin game (by_length), the quickest win, the
+// slowest loss, the quickest draw; then the first edge.
+Plain plain(const Graph& graph, int node, bool by_length) {
   const auto n = static_cast<std::size_t>(node);
   if (graph.targets[n].empty()) return {graph.terminal[n], 0, -1};
   Plain best{0, 0, -1};
   for (std::size_t e = 0; e < graph.targets[n].size(); ++e) {
-    const Plain next = plain(graph, graph.targets[n][e], win_loss);
+    const Plain next = plain(graph, graph.targets[n][e], by_length);
     const int value = graph.points[n][e] - next.value;
     const unsigned remoteness = next.remoteness + 1;
     bool take = best.best < 0 || value > best.value;
-    if (!take && value == best.value && win_loss) {
+    if (!take && value == best.value && by_length) {
       take = value < 0 ? remoteness > best.remoteness : remoteness < best.remoteness;
     }
     if (take) best = {value, remoteness, static_cast<int>(e)};
@@ -104,13 +104,14 @@ Graph random_graph(std::mt19937& random, int nodes, bool win_loss) {
 template <negamax::Scoring kScoring, bool kDense>
 void check_against_plain_recursion(unsigned seed) {
   const bool win_loss = kScoring == negamax::Scoring::win_loss;
+  const bool by_length = kScoring != negamax::Scoring::points;
   std::mt19937 random(seed);
   for (int trial = 0; trial < 300; ++trial) {
     const Graph graph = random_graph(random, 2 + trial % 18, win_loss);
     negamax::Solver<GraphGame<kScoring, kDense>> solver({&graph});
     for (int node = static_cast<int>(graph.targets.size()) - 1; node >= 0; --node) {
       INFO("trial " << trial << ", node " << node);
-      const Plain expected = plain(graph, node, win_loss);
+      const Plain expected = plain(graph, node, by_length);
       const auto solution = solver.solve(node);
       REQUIRE(solution.value == expected.value);
       REQUIRE(solution.remoteness == expected.remoteness);
@@ -120,7 +121,8 @@ void check_against_plain_recursion(unsigned seed) {
       REQUIRE(moves.size() == graph.targets[static_cast<std::size_t>(node)].size());
       for (std::size_t i = 0; i < moves.size(); ++i) {
         const auto e = static_cast<std::size_t>(moves[i].move);
-        const Plain next = plain(graph, graph.targets[static_cast<std::size_t>(node)][e], win_loss);
+        const Plain next =
+            plain(graph, graph.targets[static_cast<std::size_t>(node)][e], by_length);
         REQUIRE(moves[i].value == graph.points[static_cast<std::size_t>(node)][e] - next.value);
         REQUIRE(moves[i].remoteness == next.remoteness + 1);
         if (i > 0) {
@@ -194,6 +196,14 @@ TEST_CASE("win/loss games agree with a plain recursion on random graphs, dense k
 
 TEST_CASE("win/loss games agree with a plain recursion on random graphs, hashed", "[negamax]") {
   check_against_plain_recursion<negamax::Scoring::win_loss, false>(4);
+}
+
+TEST_CASE("margin games agree with a plain recursion on random graphs, dense key", "[negamax]") {
+  check_against_plain_recursion<negamax::Scoring::margin, true>(5);
+}
+
+TEST_CASE("margin games agree with a plain recursion on random graphs, hashed", "[negamax]") {
+  check_against_plain_recursion<negamax::Scoring::margin, false>(6);
 }
 
 TEST_CASE("take 1 to 3: the multiples of 4 are lost, the winner hurries, the loser delays",

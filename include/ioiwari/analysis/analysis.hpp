@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ioiwari/core/end_distance.hpp"
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/core/table.hpp"
 
@@ -23,12 +24,14 @@ std::optional<Board> board_from_arguments(std::span<const std::string_view> args
 
 struct Analysis {
   Board board;
-  int value = 0;                // for the player to move
-  std::vector<PitValue> moves;  // best first
-  Match line;                   // the best line to the end, ties to the lowest label
+  int value = 0;                   // for the player to move
+  int to_end = 0;                  // moves to the end with perfect play (EndDistance)
+  std::vector<MoveOutlook> moves;  // best first, as EndDistance ranks them
+  Match line;                      // the best line to the end, the first of each ranking
 };
 
-// Every move's value and the best line of play from `board`, player 1 to move, banks empty.
+// Every move's value and moves to the end, and the best line of play from `board`, player 1 to
+// move, banks empty.
 Analysis analyze(const Table& table, const Board& board);
 void write_analysis(std::ostream& out, const Analysis& analysis, bool json);
 
