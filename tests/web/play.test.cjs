@@ -21,7 +21,7 @@ function game(fields) {
 
 // The values the page shows under the pits: {pit: value}.
 function shownValues(page) {
-  return page.$$eval('#ring-view .pit', (pits) => Object.fromEntries(pits
+  return page.$$eval('#ring-view .pit-text', (pits) => Object.fromEntries(pits
     .filter((pit) => pit.querySelector('.value'))
     .map((pit) => [Number(pit.dataset.pit),
       Number(pit.querySelector('.value').textContent.split(' ')[0].replace('−', '-').replace('+', ''))])));
@@ -34,17 +34,18 @@ function analysis(ring, board) {
 test('a click is a move, the perfect opponent answers as the command line would', async () => {
   const { page, heard } = await open(browser, game({}));
   const ring = { pits: 7, capacity: 5 };
-  // Two moves of the best line, each the lowest-labelled best: the person's by a click, the
-  // opponent's its own.
+  // The person plays the first move of the best line by a click; the opponent answers with the
+  // lowest-labelled best move, as the command line's perfect player does.
   const line = analysis(ring, START).line;
   await page.click('#ring-view .pit[data-pit="' + line[0].pit + '"]');
   const now = await until(page, (s) => s.moves.length === 2);
-  assert.deepEqual(now.moves, [line[0].pit, line[1].pit]);
-  assert.deepEqual(now.board, line[1].board);
-  assert.deepEqual(now.banks, [line[1].bank1, line[1].bank2]);
+  const replies = analysis(ring, line[0].board).moves;
+  const best = Math.min(...replies.filter((m) => m.value === replies[0].value).map((m) => m.pit));
+  assert.deepEqual(now.moves, [line[0].pit, best]);
   assert.equal(now.mover, 1);
+  assert.equal(now.board.reduce((a, b) => a + b) + now.banks[0] + now.banks[1], 20);
   const told = await page.$eval('#last-move', (e) => e.innerText);
-  assert.match(told, new RegExp('^You played pit ' + line[0].pit + ' \\(2 beads\\): '));
+  assert.match(told, new RegExp('^You played pit ' + line[0].pit + ' \\(' + START[line[0].pit - 1] + ' beads\\): '));
   assert.match(told, new RegExp('\\nIoiwari played pit ' + line[1].pit + ' '));
   // No value is shown until asked for; then every legal move's, the command line's.
   assert.deepEqual(await shownValues(page), {});
@@ -152,9 +153,9 @@ test('as player 2 the opponent moves first; a costly move is in the lesson and t
   const lesson = await page.$$eval('#lesson li', (items) => items.map((item) => item.textContent));
   const cost = moves[0].value - worst.value;
   assert.deepEqual(lesson, ['Move 2, You: pit ' + worst.pit + ' on ' + first.board.join(' ') +
-    ' cost ' + cost + (cost === 1 ? ' bead' : ' beads') + ' (worth ' +
+    ' cost ' + cost + (cost === 1 ? ' bead' : ' beads') + ' (it nets ' +
     (worst.value < 0 ? '−' + -worst.value : worst.value > 0 ? '+' + worst.value : '0') +
-    '; pit ' + moves[0].pit + ' was worth ' +
+    ' from there; pit ' + moves[0].pit + ' nets ' +
     (moves[0].value < 0 ? '−' + -moves[0].value : moves[0].value > 0 ? '+' + moves[0].value : '0') + ').']);
   assert.equal(await page.$$eval('#chart .chart-costly', (dots) => dots.length), 1);
   await page.click('#play-out');
@@ -169,8 +170,8 @@ test('as player 2 the opponent moves first; a costly move is in the lesson and t
 test('analysis: the + and − buttons set any position, and each value is the command line\'s', async () => {
   const { page, heard } = await open(browser, address({
     mode: 'analyze', ring: '7-5', start: START, mover: 2, moves: '' }));
-  const plus = (pit) => page.click('#ring-view .pit[data-pit="' + pit + '"] .edit[aria-label="one bead more"]');
-  const minus = (pit) => page.click('#ring-view .pit[data-pit="' + pit + '"] .edit[aria-label="one bead less"]');
+  const plus = (pit) => page.click('#ring-view .edit[aria-label="one bead more in pit ' + pit + '"]');
+  const minus = (pit) => page.click('#ring-view .edit[aria-label="one bead less in pit ' + pit + '"]');
   await plus(1);
   await plus(1);
   await plus(1);
@@ -210,8 +211,7 @@ test('the setting to show every value is kept for the next visit', async () => {
 test('a typed start is played from; one that is no start is refused in one line', async () => {
   const { page, heard } = await open(browser, game({}));
   const type = async (text) => {
-    await page.click('#start', { clickCount: 3 });
-    await page.keyboard.press('Backspace');
+    await page.evaluate(() => { document.getElementById('start').value = ''; });
     await page.type('#start', text);
     await page.click('#use-start');
   };
@@ -222,7 +222,7 @@ test('a typed start is played from; one that is no start is refused in one line'
   for (const bad of ['9 9', '1 2 3 4 5 6 7 8', '6 0 0 0 0 0 0', '0 0 0 0 0 0 0', 'a b c d e f g', '-1 2 2 2 2 2 2']) {
     await type(bad);
     assert.equal(await page.$eval('#error', (e) => e.hidden), false, bad);
-    assert.equal(await page.$eval('#error', (e) => e.textContent),
+    assert.equal(await page.$eval('#error-text', (e) => e.textContent),
       'A start is 7 counts of 0 to 5, at least one bead.');
     assert.deepEqual((await state(page)).start, [5, 0, 3, 4, 2, 3, 4], bad);
   }

@@ -23,17 +23,32 @@ function setting(name) {
 const PAGE = setting('IOIWARI_PAGE');
 const NATIVE = setting('IOIWARI_NATIVE');
 const SCREENSHOTS = setting('IOIWARI_SCREENSHOTS');
-const CHROMIUM = process.env.IOIWARI_CHROMIUM || '/usr/bin/chromium';
+// The browser the tests drive: Debian's Chromium, or with IOIWARI_BROWSER=firefox its Firefox ESR
+// (IOIWARI_CHROMIUM and IOIWARI_FIREFOX name others).
+const BROWSER = process.env.IOIWARI_BROWSER || 'chromium';
+if (!['chromium', 'firefox'].includes(BROWSER)) throw new Error('IOIWARI_BROWSER is chromium or firefox');
+const EXECUTABLE = BROWSER === 'firefox' ? process.env.IOIWARI_FIREFOX || '/usr/bin/firefox-esr'
+  : process.env.IOIWARI_CHROMIUM || '/usr/bin/chromium';
 // No wait is meant to be reached: a test waits for what the page must do, however loaded the
 // machine; this only turns a page that never does it into a failure that says what it waited for.
 const PATIENCE_MS = 120000;
 
-// A headless Chromium of its own profile, which puppeteer removes when it closes. The tests open
-// only the page's own files, so the browser runs without its sandbox, which refuses to run as
-// root (CI's user) and needs user namespaces that containers often lack.
-function launch() {
+// A headless browser of its own profile, which puppeteer removes when it closes. The tests open
+// only the page's own files, so Chromium runs without its sandbox, which refuses to run as root
+// (CI's user) and needs user namespaces that containers often lack. Firefox is driven by
+// WebDriver BiDi, puppeteer's protocol for it.
+function launch(firefoxPrefs = {}) {
+  if (BROWSER === 'firefox') {
+    return puppeteer.launch({
+      browser: 'firefox',
+      executablePath: EXECUTABLE,
+      headless: true,
+      protocolTimeout: PATIENCE_MS,
+      extraPrefsFirefox: { 'dom.ipc.processCount': 2, ...firefoxPrefs },
+    });
+  }
   return puppeteer.launch({
-    executablePath: CHROMIUM,
+    executablePath: EXECUTABLE,
     headless: true,
     args: ['--no-sandbox'],
     protocolTimeout: PATIENCE_MS,
@@ -54,6 +69,20 @@ async function open(browser, hash = '') {
   await page.goto(pathToFileURL(PAGE).href + hash);
   await ready(page);
   return { page, heard };
+}
+
+// The page at `hash` as a system set to dark colours shows it: Chromium emulates the setting
+// (puppeteer's emulateMediaFeatures, which Firefox's protocol has not), Firefox is launched with
+// its preference for dark pages. close() closes what it opened.
+async function openDark(browser, hash = '') {
+  if (BROWSER === 'firefox') {
+    const dark = await launch({ 'layout.css.prefers-color-scheme.content-override': 0 });
+    const opened = await open(dark, hash);
+    return { ...opened, close: () => dark.close() };
+  }
+  const opened = await open(browser, hash);
+  await opened.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+  return { ...opened, close: () => opened.page.close() };
 }
 
 // Waits until the page has solved its ring and drawn its game.
@@ -98,7 +127,8 @@ function address(fields) {
 
 async function screenshot(page, name) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name + '.png'), fullPage: true });
+  const file = name + (BROWSER === 'chromium' ? '' : '-' + BROWSER) + '.png';
+  await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
 }
 
 // Numbers that are the same on every run, in [0, 1): Marsaglia's xorshift of 32 bits.
@@ -113,5 +143,5 @@ function seeded(seed) {
 }
 
 module.exports = {
-  PAGE, launch, open, ready, state, until, native, ringArgs, address, screenshot, seeded,
+  BROWSER, PAGE, launch, open, openDark, ready, state, until, native, ringArgs, address, screenshot, seeded,
 };

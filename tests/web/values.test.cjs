@@ -5,7 +5,7 @@
 
 const assert = require('node:assert/strict');
 const { after, before, test } = require('node:test');
-const { launch, open, native, ringArgs, address, seeded } = require('./support.cjs');
+const { BROWSER, launch, open, native, ringArgs, address, seeded } = require('./support.cjs');
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -18,7 +18,7 @@ function playOuts(page, starts, you, opponent) {
     const ends = [];
     for (const [i, start] of starts.entries()) {
       const opened = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
-      window.location.hash = '#mode=play&ring=7-5&start=' + start.join('-') + '&you=' + you +
+      window.location.hash = '#mode=play&ring=7-5&start=' + start.join('-') + '&mover=1&you=' + you +
         '&opponent=' + opponent + '&seed=' + (i + 1) + '&moves=';
       await opened;
       document.getElementById('play-out').click();
@@ -30,8 +30,10 @@ function playOuts(page, starts, you, opponent) {
 }
 
 test('every start of the IOI ring: the page plays it out to a win by the command line\'s value', async () => {
-  const starts = native(['starts']).starts;
-  assert.equal(starts.length, 357);
+  const all = native(['starts']).starts;
+  assert.equal(all.length, 357);
+  // Every one in Chromium; in Firefox, which runs the same module, one in four.
+  const starts = BROWSER === 'chromium' ? all : all.filter((_, i) => i % 4 === 0);
   const { page, heard } = await open(browser);
   const ends = await playOuts(page, starts.map((s) => s.start), 1, 'optimal');
   for (const [i, end] of ends.entries()) {
@@ -63,7 +65,7 @@ test('against weaker opponents, and as player 2, perfect play does at least as w
   await page.close();
 });
 
-test('every move\'s value on random boards of six rings is the command line\'s', async () => {
+test('every move\'s value and moves to the end, and the best line, on random boards of six rings are the command line\'s', async () => {
   const { page, heard } = await open(browser);
   const random = seeded(2001);
   const rings = [
@@ -76,9 +78,12 @@ test('every move\'s value on random boards of six rings is the command line\'s',
       // A board of any beads, at least one.
       const board = Array.from({ length: ring.pits }, () => Math.floor(random() * (ring.capacity + 1)));
       if (board.every((beads) => beads === 0)) board[0] = 1;
-      const expected = native(['analyze', ...ringArgs(ring), ...board.map(String)]).moves;
-      const got = await page.evaluate((b) => window.ioiwariPage.analyze(b), board);
-      assert.deepEqual(got, expected, ring.pits + ':' + ring.capacity + ' ' + board);
+      const expected = native(['analyze', ...ringArgs(ring), ...board.map(String)]);
+      const got = await page.evaluate((b) => window.ioiwariPage.rank(b), board);
+      assert.deepEqual(got, expected.moves.map((m) => ({ pit: m.pit, value: m.value, moves: m.to_end })),
+        ring.pits + ':' + ring.capacity + ' ' + board);
+      assert.deepEqual(await page.evaluate((b) => window.ioiwariPage.line(b), board),
+        expected.line.map((ply) => ply.pit), ring.pits + ':' + ring.capacity + ' ' + board);
     }
   }
   assert.deepEqual(heard.errors, []);
