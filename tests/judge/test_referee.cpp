@@ -644,12 +644,14 @@ TEST_CASE("when the system refuses processes the referee waits, and its failure 
   const std::string binary = folder.file("ioiwari");
   std::filesystem::copy_file(IOIWARI_BINARY, binary);
   ::chmod(binary.c_str(), 0755);
-  const uid_t nobody = 65534;
-  const auto as_nobody_with = [&](rlim_t processes) {
+  // RLIMIT_NPROC counts every process of the user, so the user is one that no other process
+  // is: not nobody, whom another test runs referees as, at the same time under ctest -j.
+  const uid_t alone = 3999999917;
+  const auto as_alone_with = [&](rlim_t processes) {
     return [=] {
       const rlimit limit{processes, processes};
       ::setrlimit(RLIMIT_NPROC, &limit);
-      if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+      if (::setgroups(0, nullptr) != 0 || ::setgid(alone) != 0 || ::setuid(alone) != 0) {
         ::_exit(126);
       }
     };
@@ -657,7 +659,7 @@ TEST_CASE("when the system refuses processes the referee waits, and its failure 
   // Room for the referee's threads and one game at a time: the other jobs' forks are refused
   // (EAGAIN) until a game ends. Every game is still played, and won.
   const Ended tight = run_limited(binary, {"referee", "--starts", "8", "--jobs", "3", "--", binary},
-                                  as_nobody_with(6));
+                                  as_alone_with(6));
   INFO(tight.err);
   REQUIRE(tight.status != 126);
   CHECK(tight.status == 0);
@@ -665,7 +667,7 @@ TEST_CASE("when the system refuses processes the referee waits, and its failure 
   CHECK(tight.out.find("  win                        8\n") != std::string::npos);
   // No room at all: the referee gives up with its own status and one line; nothing is judged.
   const Ended none =
-      run_limited(binary, {"referee", "--starts", "2", "--", binary}, as_nobody_with(1));
+      run_limited(binary, {"referee", "--starts", "2", "--", binary}, as_alone_with(1));
   INFO(none.err);
   CHECK(none.status == static_cast<int>(RefereeExit::failed));
   CHECK(none.out.empty());
