@@ -54,8 +54,8 @@ enum class Scoring {
   win_loss,
   // The value is a margin, as in points, and among moves of equal value the length decides as
   // in win_loss: the player a move leaves ahead (value above 0) prefers the quickest end, the
-  // one it leaves behind the slowest, and a level one the quickest. Ioiwari's moves to the end
-  // (docs/analysis.md) are counted so.
+  // one it leaves behind the slowest, and a level one the quickest: the length a student asks
+  // for beside a margin.
   margin,
 };
 

@@ -790,9 +790,12 @@
         // (Further in where the text's width lies across the way in.)
         const word = outcome(here, move.value);
         const inward = -radius - 17 - 20 * Math.abs(out[0]);
-        node('text', { class: 'value ' + word, ...at(inward) }, words, signed(move.value));
-        node('text', { class: 'ends ' + word, ...at(inward - 17) }, words,
-          { win: 'win', loss: 'loss', tie: 'tie' }[word] + ' · ' + move.moves);
+        const spot = at(inward);
+        node('text', { class: 'value ' + word, ...spot }, words, signed(move.value));
+        // How it ends, and in how many moves: a line further from the pit, below the value in
+        // the ring's upper half and above it in the lower.
+        node('text', { class: 'ends ' + word, x: spot.x, y: spot.y + (out[1] > 0.3 ? -16 : 16) },
+          words, { win: 'win', loss: 'loss', tie: 'tie' }[word] + ' · ' + move.moves);
       }
       if (state.mode === 'analyze' && state.moves.length === 0) {
         const { x: ex, y: ey } = at(radius + 36 + 22 * Math.abs(out[0]));
@@ -809,8 +812,8 @@
         x: player === 1 ? 12 : 628, y: 530, 'text-anchor': player === 1 ? 'start' : 'end',
       }, view, 'Bank of ' + names(player) + ': ' + here.banks[player - 1]);
     }
-    node('text', { x: 320, y: 270, 'text-anchor': 'middle', class: 'chart-text' }, view,
-      'clockwise →');
+    node('text', { x: 320, y: 530, 'text-anchor': 'middle', class: 'chart-text' }, view,
+      'pits go clockwise');
     if (toFocus) toFocus.focus();
     else if (inRing) view.focus();
   }
