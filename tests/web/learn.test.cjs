@@ -141,6 +141,7 @@ test('the move list, Back and Forward walk through the game; a new start is undo
   await page.goBack();
   now = await until(page, (s) => s.moves.length === 4);
   await page.goBack();
+  now = await until(page, (s) => s.moves.length === 3);
   await page.goBack();
   now = await until(page, (s) => s.moves.length === 2);
   await page.goForward();

@@ -103,7 +103,10 @@ async function until(page, test) {
   for (;;) {
     const now = await state(page);
     if (test(now)) return now;
-    if (Date.now() > deadline) throw new Error('the page never reached it: ' + JSON.stringify(now));
+    if (Date.now() > deadline) {
+      const where = await page.evaluate(() => window.location.hash + ' (history of ' + window.history.length + ')');
+      throw new Error('the page never reached it at ' + where + ': ' + JSON.stringify(now));
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
