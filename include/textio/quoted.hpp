@@ -7,8 +7,8 @@
 
 namespace textio {
 
-// The token in double quotes, fit for one line of a message: bytes outside printable ASCII
-// (and the quote and backslash) as \xNN, and a token longer than `shown` bytes (24 unless
+// The token in double quotes, fit for one line of a message: bytes outside printable ASCII as
+// \xNN, the quote and the backslash as \" and \\, and a token longer than `shown` bytes (24 unless
 // given) cut short with "...".
 std::string quoted(std::string_view token, std::size_t shown = 24);
 

@@ -8,6 +8,9 @@ std::string quoted(std::string_view token, std::size_t shown) {
     const auto c = static_cast<unsigned char>(token[i]);
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
       text.push_back(static_cast<char>(c));
+    } else if (c == '"' || c == '\\') {
+      text.push_back('\\');
+      text.push_back(static_cast<char>(c));
     } else {
       constexpr char kHex[] = "0123456789abcdef";
       text += "\\x";

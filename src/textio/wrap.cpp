@@ -1,5 +1,7 @@
 #include "textio/wrap.hpp"
 
+#include <algorithm>
+
 namespace textio {
 
 std::size_t width_of(std::string_view text) {
@@ -57,6 +59,37 @@ std::string wrap(std::string_view text, std::size_t width, std::size_t indent) {
     text.remove_prefix(newline + 1);
   }
   return wrapped;
+}
+
+std::string fit(std::string_view text, std::size_t width) {
+  std::string out;
+  while (!text.empty()) {
+    const auto newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    if (width_of(line) <= width) {
+      out.append(line);
+    } else {
+      const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
+      out += wrap(line, width, std::min(lead + 2, width / 2));
+    }
+    if (newline == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(newline + 1);
+  }
+  return out;
+}
+
+std::string hanging(std::string_view label, std::string_view text, std::size_t width) {
+  const std::size_t column = width_of(label);
+  const std::string wrapped = wrap(text, width > column + 10 ? width - column : 10, 0);
+  std::string out(label);
+  for (std::size_t at = 0; at < wrapped.size();) {
+    const auto end = std::min(wrapped.find('\n', at), wrapped.size());
+    if (at > 0) out.append("\n").append(column, ' ');
+    out.append(wrapped, at, end - at);
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace textio

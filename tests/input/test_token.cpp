@@ -55,6 +55,6 @@ TEST_CASE("numbers are an optional minus and digits only", "[token]") {
 TEST_CASE("tokens are quoted printably for messages", "[token]") {
   CHECK(quoted("abc") == "\"abc\"");
   CHECK(quoted(std::string("a\0b", 3)) == "\"a\\x00b\"");
-  CHECK(quoted("\"\\\xff") == "\"\\x22\\x5c\\xff\"");
+  CHECK(quoted("\"\\\xff") == "\"\\\"\\\\\\xff\"");
   CHECK(quoted(std::string(100, 'x')) == "\"" + std::string(24, 'x') + "...\"");
 }

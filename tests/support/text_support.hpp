@@ -20,4 +20,20 @@ inline std::string replace_after(std::string text, std::string_view key, std::st
   return text;
 }
 
+// `text` with the lines that wrapping to a width broke joined again: a line break followed by
+// the continuation's indent becomes one space (a line that starts at the margin stays a line).
+inline std::string unwrapped(const std::string& text) {
+  std::string joined;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] == ' ') {
+      while (i + 1 < text.size() && text[i + 1] == ' ')
+        ++i;
+      joined += ' ';
+      continue;
+    }
+    joined += text[i];
+  }
+  return joined;
+}
+
 }  // namespace ioiwari::test
