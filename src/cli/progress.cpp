@@ -1,5 +1,7 @@
 #include "ioiwari/cli/progress.hpp"
 
+#include "ioiwari/cli/environment.hpp"
+
 #include <algorithm>
 #include <ostream>
 #include <utility>
@@ -12,6 +14,12 @@ namespace {
 constexpr std::string_view kEraseLine = "\r\x1b[K";
 
 }  // namespace
+
+ProgressOutput ProgressOutput::of(const Environment& environment, bool quiet) {
+  if (quiet) return {};
+  if (!environment.error_is_terminal) return {ProgressOutput::Kind::log, environment.columns};
+  return {ProgressOutput::Kind::terminal, environment.columns};
+}
 
 std::string clock_time(Progress::Clock::duration duration) {
   return clock_time(
@@ -30,10 +38,10 @@ std::string clock_time(long long seconds) {
   return std::to_string(seconds / 60) + ":" + two(seconds % 60);
 }
 
-Progress::Progress(std::ostream& out, bool shown, std::string what, std::string unit,
+Progress::Progress(std::ostream& out, ProgressOutput where, std::string what, std::string unit,
                    std::size_t total, Clock::duration delay, std::function<Clock::time_point()> now)
     : out_(out),
-      shown_(shown),
+      where_(where),
       what_(std::move(what)),
       unit_(std::move(unit)),
       total_(total),
@@ -63,11 +71,24 @@ std::string Progress::line(std::size_t done, std::string_view counts, Clock::dur
 }
 
 void Progress::update(std::size_t done, std::string_view counts) {
-  if (!shown_) return;
+  if (where_.kind == ProgressOutput::Kind::none) return;
   const Clock::time_point now = now_();
+  if (where_.kind == ProgressOutput::Kind::log) {
+    // A whole line, as a log keeps it: no control codes, no cut.
+    if (now - (logged_ ? drawn_ : start_) < kLogEvery) return;
+    out_ << line(done, counts, now - start_, now - stage_) << '\n' << std::flush;
+    drawn_ = now;
+    logged_ = true;
+    return;
+  }
   if (now - start_ < delay_) return;
   if (on_screen_ && now - drawn_ < kRedraw && done < total_) return;
-  out_ << kEraseLine << line(done, counts, now - start_, now - stage_) << std::flush;
+  // Cut to one column less than the terminal's: a line as wide as the terminal wraps on some,
+  // and the erase that redraws it then leaves the first part on the screen.
+  std::string text = line(done, counts, now - start_, now - stage_);
+  const auto room = static_cast<std::size_t>(std::max(where_.columns - 1, 1));
+  if (text.size() > room) text.resize(room);
+  out_ << kEraseLine << text << std::flush;
   drawn_ = now;
   on_screen_ = true;
 }

@@ -168,6 +168,10 @@ std::optional<Board> RingSetup::given_start() const {
 
 Board RingSetup::start(std::optional<std::uint64_t>& seed) const {
   if (auto given = given_start()) return *given;
+  return drawn_start(seed);
+}
+
+Board RingSetup::drawn_start(std::optional<std::uint64_t>& seed) const {
   const std::vector<Board> all = starts();
   if (!seed) seed = std::random_device{}();
   Random random(*seed);
@@ -222,11 +226,11 @@ TableForStart RingSetup::table_for_games() {
 }
 
 SolveLine::SolveLine(const Invocation& call, std::string what, bool quiet)
-    : call_(call), what_(std::move(what)), shown_(call.environment.error_is_terminal && !quiet) {
+    : call_(call), what_(std::move(what)), where_(ProgressOutput::of(call.environment, quiet)) {
   options_.progress = [this](const SolveProgress& now) {
     threads_ = now.threads;
     if (!progress_) {
-      progress_ = std::make_unique<Progress>(call_.err, shown_, what_ + ", indexing", "classes",
+      progress_ = std::make_unique<Progress>(call_.err, where_, what_ + ", indexing", "classes",
                                              now.classes, call_.environment.progress_delay);
     }
     if (now.layer < 0) {

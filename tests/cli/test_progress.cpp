@@ -9,6 +9,7 @@
 
 #include "catch.hpp"
 #include "ioiwari/cli/cli.hpp"
+#include "ioiwari/cli/environment.hpp"
 #include "ioiwari/cli/progress.hpp"
 
 using namespace ioiwari;
@@ -17,6 +18,11 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr std::string_view kErase = "\r\x1b[K";
+
+// A terminal 80 columns wide, a log, and nowhere.
+constexpr ProgressOutput kTerminal{ProgressOutput::Kind::terminal, 80};
+constexpr ProgressOutput kLog{ProgressOutput::Kind::log, 80};
+constexpr ProgressOutput kNowhere{};
 
 // A clock the test moves by hand.
 struct FakeClock {
@@ -38,13 +44,13 @@ TEST_CASE("durations read like a clock", "[progress]") {
 
 TEST_CASE("the line says what is done, of what, and the time left", "[progress]") {
   std::ostringstream out;
-  const Progress progress(out, true, "referee", "games", 1428);
+  const Progress progress(out, kTerminal, "referee", "games", 1428);
   CHECK(progress.line(0, "", 0s) == "referee: 0/1428 games, 0:00 elapsed");
   CHECK(progress.line(120, "120 won, 0 not won", 4s) ==
         "referee: 120/1428 games, 120 won, 0 not won, 0:04 elapsed, 0:43 left");
   CHECK(progress.line(1428, "", 50s) == "referee: 1428/1428 games, 0:50 elapsed");
   // A ring of 14 pits counts billions of classes: the time left must not overflow on the way.
-  const Progress solve(out, true, "solve", "classes", 5'597'460'306);
+  const Progress solve(out, kTerminal, "solve", "classes", 5'597'460'306);
   CHECK(solve.line(2'798'730'153, "", 24s) ==
         "solve: 2798730153/5597460306 classes, 0:24 elapsed, 0:24 left");
   CHECK(solve.line(1, "", 3600s) ==
@@ -55,7 +61,7 @@ TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[pro
   std::ostringstream out;
   FakeClock clock;
   {
-    Progress progress(out, true, "bench", "runs", 10, {}, clock.reader());
+    Progress progress(out, kTerminal, "bench", "runs", 10, {}, clock.reader());
     progress.update(1);
     CHECK(out.str() == std::string(kErase) + "bench: 1/10 runs, 0:00 elapsed, 0:00 left");
     clock.now += 50ms;
@@ -81,7 +87,7 @@ TEST_CASE("the line is redrawn in place at most every 100 ms, and erased", "[pro
 TEST_CASE("a progress line with a delay draws nothing until the delay has passed", "[progress]") {
   std::ostringstream out;
   FakeClock clock;
-  Progress progress(out, true, "solve", "classes", 100, 1s, clock.reader());
+  Progress progress(out, kTerminal, "solve", "classes", 100, 1s, clock.reader());
   progress.update(10, "layer 1 of 9");
   clock.now += 999ms;
   progress.update(99, "layer 8 of 9");
@@ -95,7 +101,7 @@ TEST_CASE("a progress line with a delay draws nothing until the delay has passed
 TEST_CASE("a progress line that is not shown writes nothing at all", "[progress]") {
   std::ostringstream out;
   {
-    Progress progress(out, false, "referee", "games", 3);
+    Progress progress(out, kNowhere, "referee", "games", 3);
     progress.update(1, "1 won");
     progress.update(3, "3 won");
     progress.clear();
@@ -103,8 +109,65 @@ TEST_CASE("a progress line that is not shown writes nothing at all", "[progress]
   CHECK(out.str().empty());
 }
 
-TEST_CASE("bench shows progress at a terminal only, never with --json or --quiet",
-          "[progress][cli]") {
+TEST_CASE("a line wider than the terminal is cut to one column less, so that it redraws in place",
+          "[progress]") {
+  // 80 columns: a progress line of 85 wraps, and \r then returns to its second part only.
+  std::ostringstream out;
+  FakeClock clock;
+  Progress progress(out, kTerminal, "analyze: solving", "classes", 32'981'556, {}, clock.reader());
+  clock.now += 16s;
+  progress.update(26'643'232, "layer 32 of 55, 80%");
+  const std::string whole =
+      "analyze: solving: 26643232/32981556 classes, layer 32 of 55, 80%, 0:16 elapsed, 0:03 left";
+  REQUIRE(whole.size() > 80);
+  CHECK(out.str() == std::string(kErase) + whole.substr(0, 79));
+  std::ostringstream narrow;
+  Progress small(narrow, {ProgressOutput::Kind::terminal, 20}, "bench", "runs", 10, {},
+                 clock.reader());
+  small.update(1);
+  CHECK(narrow.str() == std::string(kErase) + "bench: 1/10 runs, 0");  // 19 columns
+}
+
+TEST_CASE("to a log, a whole line every 30 s, with no control codes", "[progress]") {
+  std::ostringstream out;
+  FakeClock clock;
+  {
+    Progress progress(out, kLog, "solve", "classes", 100, 1s, clock.reader());
+    progress.update(1, "layer 1 of 9");
+    clock.now += 29s;
+    progress.update(20, "layer 2 of 9");
+    CHECK(out.str().empty());
+    clock.now += 1s;
+    progress.update(30, "layer 3 of 9");
+    CHECK(out.str() == "solve: 30/100 classes, layer 3 of 9, 0:30 elapsed, 1:10 left\n");
+    clock.now += 29s;
+    progress.update(60, "layer 5 of 9");
+    CHECK(out.str() == "solve: 30/100 classes, layer 3 of 9, 0:30 elapsed, 1:10 left\n");
+    clock.now += 1s;
+    progress.update(61, "layer 5 of 9");
+    progress.clear();
+  }
+  CHECK(out.str() ==
+        "solve: 30/100 classes, layer 3 of 9, 0:30 elapsed, 1:10 left\n"
+        "solve: 61/100 classes, layer 5 of 9, 1:00 elapsed, 0:38 left\n");
+}
+
+TEST_CASE("standard error's progress: a terminal's width, a log, or none when quiet",
+          "[progress]") {
+  Environment environment;
+  environment.error_is_terminal = true;
+  environment.columns = 132;
+  CHECK(ProgressOutput::of(environment, false).kind == ProgressOutput::Kind::terminal);
+  CHECK(ProgressOutput::of(environment, false).columns == 132);
+  CHECK(ProgressOutput::of(environment, true).kind == ProgressOutput::Kind::none);
+  environment.error_is_terminal = false;
+  CHECK(ProgressOutput::of(environment, false).kind == ProgressOutput::Kind::log);
+  CHECK(ProgressOutput::of(environment, true).kind == ProgressOutput::Kind::none);
+}
+
+TEST_CASE(
+    "bench redraws progress at a terminal, logs none in a short run, none with --json or --quiet",
+    "[progress][cli]") {
   const auto run = [](std::vector<std::string_view> args, bool terminal) {
     Environment environment;
     environment.error_is_terminal = terminal;
@@ -123,7 +186,7 @@ TEST_CASE("bench shows progress at a terminal only, never with --json or --quiet
   CHECK(run({"bench", "--runs", "3", "--json"}, true).second.empty());
 }
 
-TEST_CASE("solving a ring shows its layer and percent at a terminal, and nothing through a pipe",
+TEST_CASE("solving a ring shows its layer and percent at a terminal, and no line in a short log",
           "[progress][cli][rings]") {
   const auto run = [](bool terminal, std::string_view quiet) {
     Environment environment;

@@ -57,6 +57,9 @@ class RingSetup {
   // The start of a game: --start's, or else one of the starts drawn by `seed`, which is first
   // drawn from the system's random device when it is empty.
   Board start(std::optional<std::uint64_t>& seed) const;
+  // One of the starts drawn by `seed` (drawn first from the random device when empty), whether or
+  // not --start gives one: the next game's.
+  Board drawn_start(std::optional<std::uint64_t>& seed) const;
 
   // Throws UsageError when solving the ring needs more memory than this machine has.
   void check_memory() const;
@@ -100,7 +103,7 @@ class SolveLine {
  private:
   const Invocation& call_;
   std::string what_;
-  bool shown_;
+  ProgressOutput where_;
   std::unique_ptr<Progress> progress_;  // made at the first report, which tells the classes
   SolveOptions options_;
   int threads_ = 0;
