@@ -12,6 +12,7 @@
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/random.hpp"
 #include "ioiwari/judge/referee.hpp"
+#include "ioiwari/judge/report.hpp"
 
 namespace ioiwari::cli {
 
@@ -56,6 +57,16 @@ std::vector<std::string> passed_environment(const std::vector<std::string>& give
 
 std::chrono::milliseconds milliseconds(const Parsed& parsed, std::string_view name) {
   return std::chrono::milliseconds(*parsed.number(name));
+}
+
+// The run's report on standard output: JSON, or the summary for people at the output's width.
+void report(Invocation& call, const RefereeRun& run, bool json) {
+  if (json) {
+    write_json(call.out, run);
+  } else {
+    write_summary(call.out, run, static_cast<int>(*call.parsed.number(opt::show)),
+                  call.environment.columns);
+  }
 }
 
 }  // namespace
@@ -120,7 +131,7 @@ int run_referee(Invocation& call) {
   for (const std::string& note : sandbox->notes())
     call.complain(note);
   const Table& table = setup.table(setup.start_rule().beads, quiet);
-  Progress progress(call.err, call.environment.error_is_terminal && !quiet, "referee", "games",
+  Progress progress(call.err, ProgressOutput::of(call.environment, quiet), "referee", "games",
                     plan.starts.size() * plan.strategies.size(), call.environment.progress_delay);
   std::size_t won = 0;
   std::vector<GameReport> reports;
@@ -132,9 +143,18 @@ int run_referee(Invocation& call) {
       progress.update(done,
                       std::to_string(won) + " won, " + std::to_string(done - won) + " not won");
     });
-  } catch (const RefereeStopped&) {
+  } catch (RefereeStopped& stopped) {
     progress.clear();
-    call.complain("stopped by " + stop.signal_name() + "; no game was judged");
+    // The games judged before the signal: a judge wants them.
+    if (stopped.judged.empty()) {
+      call.complain("stopped by " + stop.signal_name() + "; no game was judged");
+    } else {
+      report(call, RefereeRun{plan, *sandbox, stopped.judged, stop.signal_name()}, json);
+      call.complain("stopped by " + stop.signal_name() + " after " +
+                    std::to_string(stopped.judged.size()) + " of " +
+                    std::to_string(plan.starts.size() * plan.strategies.size()) +
+                    " games; the summary is of those");
+    }
     return 128 + stop.signal();  // as the shell reports a death by that signal
   } catch (const SpawnError& error) {
     progress.clear();
@@ -143,11 +163,7 @@ int run_referee(Invocation& call) {
                                                                         : RefereeExit::usage);
   }
   progress.clear();
-  if (json) {
-    write_json(call.out, plan, *sandbox, reports);
-  } else {
-    write_summary(call.out, plan, *sandbox, reports, static_cast<int>(*parsed.number(opt::show)));
-  }
+  report(call, RefereeRun{plan, *sandbox, reports, ""}, json);
   const bool all_won = std::all_of(reports.begin(), reports.end(),
                                    [](const GameReport& r) { return r.verdict == Verdict::win; });
   return written(call, static_cast<int>(all_won ? RefereeExit::all_won : RefereeExit::not_all_won));

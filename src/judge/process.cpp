@@ -70,15 +70,12 @@ struct Pipe {
 
 // Reads what is available on `fd` into `into` (keeping at most `cap` bytes of it); closes
 // `fd` at end of file or on error.
-void drain(int& fd, std::string& into, std::size_t cap) {
-  char buffer[4096];
+// Reads what `fd` has into `buffer` (a read of 0 or an error closes it); returns the bytes read.
+std::string_view drain(int& fd, char (&buffer)[4096]) {
   const ssize_t n = ::read(fd, buffer, sizeof buffer);
-  if (n > 0) {
-    const auto got = static_cast<std::size_t>(n);
-    into.append(buffer, std::min(got, cap - std::min(cap, into.size())));
-  } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-    close_fd(fd);
-  }
+  if (n > 0) return {buffer, static_cast<std::size_t>(n)};
+  if (n == 0 || (errno != EINTR && errno != EAGAIN)) close_fd(fd);
+  return {};
 }
 
 }  // namespace
@@ -465,9 +462,11 @@ bool ChildProcess::pump(Clock::time_point deadline) {
   for (nfds_t i = 0; i < count && ready > 0; ++i) {
     if (fds[i].revents == 0) continue;
     if (fds[i].fd == out_) {
-      drain(out_, output_, SIZE_MAX);
+      char buffer[4096];
+      output_.append(drain(out_, buffer));
     } else if (fds[i].fd == err_) {
-      drain(err_, error_, kMaxErrorBytes);
+      char buffer[4096];
+      keep_error(drain(err_, buffer));
     } else {
       take_report();
     }
@@ -488,9 +487,10 @@ ChildProcess::Read ChildProcess::read_line(std::string& line, Clock::time_point 
     if (status_ && out_ >= 0) {
       // The program has ended: what it wrote is all in the pipe now. Whatever else holds the
       // pipe open was left behind, and is not the player.
+      char buffer[4096];
       for (pollfd fd{out_, POLLIN, 0};
            out_ >= 0 && output_.size() <= max_bytes && ::poll(&fd, 1, 0) > 0; fd.fd = out_)
-        drain(out_, output_, SIZE_MAX);
+        output_.append(drain(out_, buffer));
       close_fd(out_);
       continue;
     }
@@ -610,6 +610,31 @@ std::optional<std::string> isolation_refused() {
   } catch (const SpawnError& error) {
     return std::string("this system does not let the referee isolate a player: ") + error.what();
   }
+}
+
+void ChildProcess::keep_error(std::string_view bytes) {
+  error_bytes_ += bytes.size();
+  error_newlines_ += static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  if (!bytes.empty()) error_ends_line_ = bytes.back() == '\n';
+  const std::size_t head = std::min(bytes.size(), kMaxErrorBytes - error_.size());
+  error_.append(bytes.substr(0, head));
+  bytes.remove_prefix(head);
+  if (bytes.empty()) return;
+  // After the head, the last kErrorTailBytes: kept in a buffer twice as large, cut in halves.
+  error_tail_.append(bytes);
+  if (error_tail_.size() > 2 * kErrorTailBytes)
+    error_tail_.erase(0, error_tail_.size() - kErrorTailBytes);
+}
+
+ErrorOutput ChildProcess::error_output_all() const {
+  ErrorOutput all;
+  all.head = error_;
+  all.tail = error_tail_.size() > kErrorTailBytes
+                 ? error_tail_.substr(error_tail_.size() - kErrorTailBytes)
+                 : error_tail_;
+  all.skipped = error_bytes_ - all.head.size() - all.tail.size();
+  all.lines = error_newlines_ + (error_bytes_ > 0 && !error_ends_line_ ? 1 : 0);
+  return all;
 }
 
 }  // namespace ioiwari

@@ -140,15 +140,27 @@ class Watch {
 };
 
 // Why a player went over a limit, for the report's detail.
+// A player that used less than 1/kIdleShare of the wall-clock time it was given on the CPU was
+// waiting, not thinking.
+constexpr int kIdleShare = 10;
+
 std::string over_text(Watch::Over over, const Watch& watch, std::chrono::milliseconds cpu_limit,
                       const RefereeLimits& limits, std::string_view what) {
   switch (over) {
     case Watch::Over::cpu:
       return std::string(what) + ": used " + ms_text(watch.cpu()) + " of CPU time; the limit is " +
              ms_text(cpu_limit) + " (" + ms_text(limits.per_game) + " a game)";
-    case Watch::Over::wall:
+    case Watch::Over::wall: {
+      // A player that waited nearly all the time most often wrote its move and did not flush it
+      // (docs/protocol.md): the verdict says so, since the limit alone misleads.
+      const bool idle = watch.cpu() * kIdleShare < watch.wall(cpu_limit);
       return std::string(what) + ": nothing within " + ms_text(watch.wall(cpu_limit)) +
-             " of wall-clock time (it used " + ms_text(watch.cpu()) + " of CPU time)";
+             " of wall-clock time (it used " + ms_text(watch.cpu()) + " of CPU time" +
+             (idle ? "; a player that waits this much has most often written its move without "
+                     "flushing it: docs/protocol.md"
+                   : "") +
+             ")";
+    }
     case Watch::Over::memory:
       if (watch.oom_kills() > 0) {
         return std::string(what) + ": the kernel killed a process at the cap of " +
@@ -378,7 +390,11 @@ class RefereedGame : public Side {
     }
     report_.verdict = judged.verdict;
     report_.detail = std::move(judged.detail);
-    report_.player_errors = child_.error_output();
+    ErrorOutput errors = child_.error_output_all();
+    report_.player_errors = std::move(errors.head);
+    report_.player_errors_tail = std::move(errors.tail);
+    report_.player_errors_skipped = errors.skipped;
+    report_.player_error_lines = errors.lines;
     report_.cpu = watch_.cpu();
     report_.peak_memory_kb = watch_.peak_kb();
     report_.max_rss_kb = child_.max_rss_kb();
@@ -474,6 +490,7 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
                                   const Sandbox& sandbox, const GameDone& done) {
   const std::size_t games = plan.starts.size() * plan.strategies.size();
   std::vector<GameReport> reports(games);
+  std::vector<char> judged(games, 0);  // each game's report is a verdict
   std::atomic<std::size_t> next{0};
   std::mutex telling;
   std::size_t ended = 0;
@@ -492,6 +509,7 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
         const Sandbox::Box box = sandbox.box(slot);
         reports[i] = referee_game(plan.player, start, strategy, plan.seed + i, table, plan.limits,
                                   box, stopped);
+        judged[i] = 1;
         if (done) {
           const std::lock_guard lock(telling);
           done(reports[i], ++ended);
@@ -517,230 +535,15 @@ std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
   work(0);
   for (std::thread& worker : workers)
     worker.join();
+  if (plan.stop != nullptr && plan.stop->load()) {
+    // Stopped from outside: the games that were judged before, for the summary so far.
+    std::vector<GameReport> before;
+    for (std::size_t i = 0; i < games; ++i)
+      if (judged[i]) before.push_back(std::move(reports[i]));
+    throw RefereeStopped(std::move(before));
+  }
   if (failure) std::rethrow_exception(failure);
-  if (plan.stop != nullptr && plan.stop->load()) throw RefereeStopped();
   return reports;
-}
-
-namespace {
-
-std::string moves_text(const std::vector<Pit>& moves) {
-  std::string text;
-  for (Pit pit : moves) {
-    if (!text.empty()) text += ' ';
-    text += std::to_string(pit.label());
-  }
-  return text;
-}
-
-std::string board_text(const Board& board) {
-  std::ostringstream out;
-  out << board;
-  return out.str();
-}
-
-double millis(std::chrono::nanoseconds time) {
-  return std::chrono::duration<double, std::milli>(time).count();
-}
-
-std::string json_string(std::string_view text) {
-  std::string json = "\"";
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      json += '\\';
-      json += c;
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      constexpr char kHex[] = "0123456789abcdef";
-      json += "\\u00";
-      json += kHex[byte >> 4];
-      json += kHex[byte & 0xf];
-    } else {
-      json += c;
-    }
-  }
-  return json + "\"";
-}
-
-// The first lines of what a player wrote on standard error, as a contestant needs them for a
-// game it did not win: at most kErrorLines lines of at most kErrorLineBytes bytes each (the
-// player chooses their bytes: the text shows them escaped), and how many lines there were.
-constexpr std::size_t kErrorLines = 3, kErrorLineBytes = 200;
-struct ErrorLines {
-  std::vector<std::string> first;
-  std::size_t total = 0;
-};
-ErrorLines error_lines(const std::string& errors) {
-  ErrorLines lines;
-  std::size_t at = 0;
-  while (at < errors.size()) {
-    const auto end = errors.find('\n', at);
-    const std::string_view line(errors.data() + at,
-                                (end == std::string::npos ? errors.size() : end) - at);
-    ++lines.total;
-    if (lines.first.size() < kErrorLines)
-      lines.first.emplace_back(line.substr(0, kErrorLineBytes + 1));
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return lines;
-}
-
-struct Totals {
-  std::array<int, kVerdictCount> counts{};
-  int points = 0;
-  const GameReport* slowest = nullptr;      // wall-clock time of one move
-  const GameReport* slowest_cpu = nullptr;  // CPU time of one move
-  const GameReport* most_memory = nullptr;
-};
-
-Totals totals(const std::vector<GameReport>& reports) {
-  Totals totals;
-  for (const GameReport& report : reports) {
-    ++totals.counts[static_cast<int>(report.verdict)];
-    totals.points += points(report.verdict);
-    if (totals.slowest == nullptr || report.slowest_move > totals.slowest->slowest_move) {
-      totals.slowest = &report;
-    }
-    if (totals.slowest_cpu == nullptr ||
-        report.slowest_move_cpu > totals.slowest_cpu->slowest_move_cpu) {
-      totals.slowest_cpu = &report;
-    }
-    if (totals.most_memory == nullptr ||
-        report.peak_memory_kb > totals.most_memory->peak_memory_kb) {
-      totals.most_memory = &report;
-    }
-  }
-  return totals;
-}
-
-bool all_won(const Totals& sum, const std::vector<GameReport>& reports) {
-  return sum.counts[static_cast<int>(Verdict::win)] == static_cast<int>(reports.size());
-}
-
-}  // namespace
-
-void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
-                   const std::vector<GameReport>& reports, int show_failures) {
-  const Totals sum = totals(reports);
-  const RefereeLimits& limits = plan.limits;
-  out << "ioiwari referee: " << textio::counted(reports.size(), "game", "games") << " ("
-      << textio::counted(plan.starts.size(), "start", "starts") << " x "
-      << textio::counted(plan.strategies.size(), "strategy", "strategies") << "), "
-      << textio::counted(static_cast<unsigned long long>(plan.jobs), "job", "jobs") << '\n'
-      << "limits: CPU time " << limits.per_move.count() << " ms a move, " << limits.per_game.count()
-      << " ms a game, " << limits.after_end.count() << " ms to exit after it; wall-clock time "
-      << limits.wall_factor << " times as long; " << limits.memory_mb << " MB of memory"
-      << (limits.data_limit ? "" : " (no data limit)") << "; " << limits.processes << " processes\n"
-      << "contained: " << sandbox.describe() << "; files of " << limits.file_size_mb
-      << " MB at most"
-      << (sandbox.boxed() ? "; " + std::to_string(limits.disk_mb) + " MB of disk a game" : "")
-      << '\n';
-  for (int v = 0; v < kVerdictCount; ++v) {
-    out << "  " << std::left << std::setw(22) << name(static_cast<Verdict>(v)) << std::right
-        << std::setw(6) << sum.counts[v] << '\n';
-  }
-  out << "points: " << sum.points << " of " << kPointsForWin * reports.size() << '\n';
-  const auto game = [](const GameReport& report) {
-    std::ostringstream text;
-    text << "start " << report.start << ", " << name(report.strategy);
-    return text.str();
-  };
-  if (sum.slowest != nullptr) {
-    out << std::fixed << std::setprecision(1)
-        << "slowest move: " << millis(sum.slowest->slowest_move) << " ms of wall-clock time ("
-        << game(*sum.slowest) << "); " << millis(sum.slowest_cpu->slowest_move_cpu)
-        << " ms of CPU time (" << game(*sum.slowest_cpu) << ")\n"
-        << "most memory: " << static_cast<double>(sum.most_memory->peak_memory_kb) / 1024 << " MB ("
-        << game(*sum.most_memory) << ")\n";
-  }
-  int shown = 0;
-  for (const GameReport& report : reports) {
-    if (report.verdict == Verdict::win) continue;
-    if (shown++ == show_failures) {
-      out << "...\n";
-      break;
-    }
-    out << "not won: start " << report.start << ", " << name(report.strategy) << ", seed "
-        << report.seed << ": " << name(report.verdict);
-    if (!report.detail.empty()) out << " (" << report.detail << ")";
-    out << "; banks " << report.bank1 << " " << report.bank2 << "; moves "
-        << (report.moves.empty() ? "none" : moves_text(report.moves)) << '\n';
-    const ErrorLines errors = error_lines(report.player_errors);
-    for (const std::string& line : errors.first)
-      out << "  its standard error: " << textio::quoted(line, kErrorLineBytes) << '\n';
-    if (errors.total > errors.first.size()) {
-      out << "  its standard error: "
-          << textio::counted(errors.total - errors.first.size(), "more line", "more lines") << '\n';
-    }
-  }
-  out << (all_won(sum, reports) ? "every game won\n" : "not every game won\n");
-}
-
-void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
-                const std::vector<GameReport>& reports) {
-  const Totals sum = totals(reports);
-  const RefereeLimits& limits = plan.limits;
-  out << "{\"games\": " << reports.size() << ", \"starts\": " << plan.starts.size()
-      << ", \"strategies\": [";
-  for (std::size_t i = 0; i < plan.strategies.size(); ++i) {
-    out << (i ? ", " : "") << json_string(name(plan.strategies[i]));
-  }
-  out << "], \"jobs\": " << plan.jobs
-      << ", \"limits\": {\"move_cpu_ms\": " << limits.per_move.count()
-      << ", \"game_cpu_ms\": " << limits.per_game.count()
-      << ", \"exit_cpu_ms\": " << limits.after_end.count()
-      << ", \"wall_factor\": " << limits.wall_factor << ", \"memory_mb\": " << limits.memory_mb
-      << ", \"data_limit\": " << (limits.data_limit ? "true" : "false")
-      << ", \"max_line_bytes\": " << limits.max_line_bytes
-      << ", \"processes\": " << limits.processes << ", \"file_size_mb\": " << limits.file_size_mb
-      << ", \"disk_mb\": " << limits.disk_mb << "}, \"containment\": {\"cgroups\": "
-      << (sandbox.cgroups() ? (*sandbox.cgroup_version() == CgroupVersion::v2 ? "\"v2\"" : "\"v1\"")
-                            : "null")
-      << ", \"users\": "
-      << (sandbox.users() ? std::to_string(sandbox.users()->uid) : std::string("null"))
-      << ", \"isolated\": " << (sandbox.isolated() ? "true" : "false")
-      << ", \"boxed\": " << (sandbox.boxed() ? "true" : "false") << "}, \"verdicts\": {";
-  for (int v = 0; v < kVerdictCount; ++v) {
-    out << (v ? ", " : "") << json_string(name(static_cast<Verdict>(v))) << ": " << sum.counts[v];
-  }
-  out << "}, \"points\": " << sum.points << ", \"max_points\": " << kPointsForWin * reports.size()
-      << std::fixed << std::setprecision(3)
-      << ", \"slowest_move_ms\": " << (sum.slowest ? millis(sum.slowest->slowest_move) : 0.0)
-      << ", \"slowest_move_cpu_ms\": "
-      << (sum.slowest_cpu ? millis(sum.slowest_cpu->slowest_move_cpu) : 0.0)
-      << ", \"peak_memory_kb\": " << (sum.most_memory ? sum.most_memory->peak_memory_kb : 0)
-      << ", \"not_won\": [";
-  bool first = true;
-  for (const GameReport& report : reports) {
-    if (report.verdict == Verdict::win) continue;
-    out << (first ? "" : ", ") << "{\"start\": " << json_string(board_text(report.start))
-        << ", \"strategy\": " << json_string(name(report.strategy)) << ", \"seed\": " << report.seed
-        << ", \"verdict\": " << json_string(name(report.verdict))
-        << ", \"detail\": " << json_string(report.detail) << ", \"bank1\": " << report.bank1
-        << ", \"bank2\": " << report.bank2 << ", \"moves\": [";
-    for (std::size_t i = 0; i < report.moves.size(); ++i) {
-      out << (i ? ", " : "") << report.moves[i].label();
-    }
-    const ErrorLines errors = error_lines(report.player_errors);
-    out << "], \"stderr\": [";
-    for (std::size_t i = 0; i < errors.first.size(); ++i)
-      out << (i ? ", " : "") << json_string(errors.first[i].substr(0, kErrorLineBytes));
-    out << "], \"stderr_lines\": " << errors.total << "}";
-    first = false;
-  }
-  out << "], \"reports\": [";
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    const GameReport& report = reports[i];
-    out << (i ? ", " : "") << "{\"start\": " << json_string(board_text(report.start))
-        << ", \"strategy\": " << json_string(name(report.strategy)) << ", \"seed\": " << report.seed
-        << ", \"verdict\": " << json_string(name(report.verdict)) << ", \"bank1\": " << report.bank1
-        << ", \"bank2\": " << report.bank2 << ", \"cpu_ms\": " << millis(report.cpu)
-        << ", \"wall_ms\": " << millis(report.wall)
-        << ", \"peak_memory_kb\": " << report.peak_memory_kb
-        << ", \"max_rss_kb\": " << report.max_rss_kb << "}";
-  }
-  out << "], \"all_won\": " << (all_won(sum, reports) ? "true" : "false") << "}\n";
 }
 
 }  // namespace ioiwari

@@ -25,6 +25,7 @@
 #include "catch.hpp"
 #include "ioiwari/judge/process.hpp"
 #include "ioiwari/judge/referee.hpp"
+#include "ioiwari/judge/report.hpp"
 #include "json_schema.hpp"
 #include "referee_support.hpp"
 #include "run_program.hpp"
@@ -198,8 +199,8 @@ TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2
   const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
   const auto reports = run_games(plan, table(), *sandbox, {});
   std::ostringstream summary, json;
-  write_summary(summary, plan, *sandbox, reports, 2);
-  write_json(json, plan, *sandbox, reports);
+  write_summary(summary, RefereeRun{plan, *sandbox, reports, ""}, 2, 80);
+  write_json(json, RefereeRun{plan, *sandbox, reports, ""});
   int wins = 0, ties = 0;
   for (const GameReport& report : reports) {
     wins += report.verdict == Verdict::win ? 1 : 0;
@@ -288,6 +289,10 @@ TEST_CASE("a player is charged for the CPU time it and its processes use",
   INFO(report.detail);
   CHECK(report.verdict == Verdict::timeout);
   CHECK(report.detail.starts_with("move 1: nothing within 1000 ms of wall-clock time (it used "));
+  // It used almost no CPU time: the verdict names the usual cause.
+  CHECK(
+      report.detail.ends_with("; a player that waits this much has most often written its move "
+                              "without flushing it: docs/protocol.md)"));
   CHECK(report.wall >= 1000ms);
   CHECK(report.cpu < 200ms);
 }
@@ -407,12 +412,13 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
     plan.starts.push_back(start);
   }
   // The same three through the summary and the JSON document, pinned whole but for times and
-  // memory, which vary: 2 + 0 + 4 points of 12.
+  // memory, which vary: 2 + 0 + 4 points of 12. (The summary as a wide terminal shows it, a
+  // line to each item; it is wrapped at 80 columns in "every line of the summary fits".)
   const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
   const auto reports = run_games(plan, table(), *sandbox, {});
   std::ostringstream summary, json;
-  write_summary(summary, plan, *sandbox, reports, 5);
-  write_json(json, plan, *sandbox, reports);
+  write_summary(summary, RefereeRun{plan, *sandbox, reports, ""}, 5, 1000);
+  write_json(json, RefereeRun{plan, *sandbox, reports, ""});
   std::string text = summary.str();
   for (const char* key : {"contained: ", "slowest move: ", "most memory: "})
     text = ioiwari::test::replace_after(text, key, "\n", "?");
@@ -451,7 +457,8 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
     document = ioiwari::test::replace_after(document, key, ",}", "0");
   CHECK(
       document ==
-      "{\"games\": 3, \"starts\": 3, \"strategies\": [\"optimal\"], \"jobs\": 1, "
+      "{\"games\": 3, \"planned_games\": 3, \"stopped_by\": null, \"starts\": 3, \"strategies\": "
+      "[\"optimal\"], \"jobs\": 1, "
       "\"limits\": {\"move_cpu_ms\": 30000, \"game_cpu_ms\": 300000, \"exit_cpu_ms\": 30000, "
       "\"wall_factor\": 5, \"memory_mb\": 1024, \"data_limit\": " +
           std::string(test::kSanitized ? "false" : "true") +
@@ -467,10 +474,10 @@ TEST_CASE("games whose verdict is known in advance: a tie, a loss, a win by 3", 
           "\"peak_memory_kb\": 0, "
           "\"not_won\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
           "\"verdict\": \"tie\", \"detail\": \"\", \"bank1\": 1, \"bank2\": 1, \"moves\": [1, 4], "
-          "\"stderr\": [], \"stderr_lines\": 0}, "
+          "\"stderr\": [], \"stderr_last\": [], \"stderr_lines\": 0}, "
           "{\"start\": \"0 0 0 0 0 0 1\", \"strategy\": \"optimal\", \"seed\": 2, "
           "\"verdict\": \"loss\", \"detail\": \"\", \"bank1\": 0, \"bank2\": 1, \"moves\": [7], "
-          "\"stderr\": [], \"stderr_lines\": 0}], "
+          "\"stderr\": [], \"stderr_last\": [], \"stderr_lines\": 0}], "
           "\"reports\": [{\"start\": \"1 0 0 1 0 0 0\", \"strategy\": \"optimal\", \"seed\": 1, "
           "\"verdict\": \"tie\", \"bank1\": 1, \"bank2\": 1, \"cpu_ms\": 0, \"wall_ms\": 0, "
           "\"peak_memory_kb\": 0, \"max_rss_kb\": 0}, {\"start\": \"0 0 0 0 0 0 1\", \"strategy\": "
@@ -849,8 +856,8 @@ TEST_CASE(
   }
   const auto reports = run_games(plan, table(), *sandbox, {});
   std::ostringstream summary, json;
-  write_summary(summary, plan, *sandbox, reports, 5);
-  write_json(json, plan, *sandbox, reports);
+  write_summary(summary, RefereeRun{plan, *sandbox, reports, ""}, 5, 80);
+  write_json(json, RefereeRun{plan, *sandbox, reports, ""});
   const std::string text = summary.str();
   INFO(text);
   const std::string first = as_others ? "cannot read " + secret : "read " + secret;
@@ -858,11 +865,13 @@ TEST_CASE(
   CHECK(text.find("\n  its standard error: \"bell \\x07 and \\x1b[31mred\"\n") !=
         std::string::npos);
   CHECK(text.find("\n  its standard error: \"three\"\n") != std::string::npos);
-  CHECK(text.find("four") == std::string::npos);
-  CHECK(text.find("\n  its standard error: 1 more line\n") != std::string::npos);
+  // The fourth and last line too: the first three and the last three are shown.
+  CHECK(text.find("\n  its standard error: \"four\"\n") != std::string::npos);
+  CHECK(text.find(" more ...") == std::string::npos);
   const std::string machine = json.str();
   CHECK(machine.find("\"stderr\": [\"" + first +
                      "\", \"bell \\u0007 and \\u001b[31mred\", "
-                     "\"three\"], \"stderr_lines\": 4}") != std::string::npos);
+                     "\"three\"], \"stderr_last\": [\"four\"], \"stderr_lines\": 4}") !=
+        std::string::npos);
   std::filesystem::remove_all(folder);
 }

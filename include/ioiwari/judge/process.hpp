@@ -102,6 +102,15 @@ class SpawnError : public std::runtime_error {
 //
 // Creating one sets SIGPIPE to be ignored in this process (a child that closes its input must
 // not kill us); the program gets the default disposition back, and every other signal too.
+// What a program wrote on standard error, as kept: its first bytes, its last bytes, how many
+// between them were not kept, and how many lines there were in all (a last line without '\n'
+// counts).
+struct ErrorOutput {
+  std::string head, tail;
+  std::uint64_t skipped = 0;
+  std::uint64_t lines = 0;
+};
+
 class ChildProcess {
  public:
   // Starts argv[0] (searched in PATH when it has no '/') with the arguments argv[1..]. When the
@@ -162,6 +171,10 @@ class ChildProcess {
   // What the program wrote on standard error so far, up to kMaxErrorBytes.
   const std::string& error_output() const { return error_; }
   static constexpr std::size_t kMaxErrorBytes = 64 * 1024;
+  // All of it as kept: the first kMaxErrorBytes and the last kErrorTailBytes after them (where
+  // a traceback or a sanitizer says why), and the number of lines in all.
+  ErrorOutput error_output_all() const;
+  static constexpr std::size_t kErrorTailBytes = 4 * 1024;
 
   // The most file descriptors one ChildProcess holds in this process while it starts (its
   // cgroup's are the caller's).
@@ -197,7 +210,11 @@ class ChildProcess {
   int report_ = -1;                    // the keeper's reports
   int control_ = -1;                   // closing it tells the keeper to kill everything
   std::string output_;                 // read from standard output, not yet returned
-  std::string error_;
+  std::string error_;                  // the first kMaxErrorBytes of standard error
+  std::string error_tail_;             // the last of what came after them (up to twice)
+  std::uint64_t error_bytes_ = 0, error_newlines_ = 0;
+  bool error_ends_line_ = true;
+  void keep_error(std::string_view bytes);
   std::optional<ExitStatus> status_;
   int left_behind_ = 0;
   std::uint64_t max_rss_kb_ = 0;

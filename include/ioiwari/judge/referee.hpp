@@ -108,8 +108,11 @@ struct GameReport {
   std::chrono::nanoseconds cpu{0};               // the player's CPU time in the game
   std::chrono::nanoseconds wall{0};              // from the start to the verdict
   std::uint64_t peak_memory_kb = 0;              // the most memory its processes held, as sampled
-  std::uint64_t max_rss_kb = 0;  // the player's peak resident set, mapped files included
-  std::string player_errors;     // what the player wrote on standard error
+  std::uint64_t max_rss_kb = 0;    // the player's peak resident set, mapped files included
+  std::string player_errors;       // what the player wrote on standard error: its first bytes,
+  std::string player_errors_tail;  // its last bytes after them,
+  std::uint64_t player_errors_skipped = 0;  // the bytes between those two not kept,
+  std::uint64_t player_error_lines = 0;     // and its lines in all
 };
 
 // Runs `player` (a command and its arguments) as player 1 from `start` against `strategy`
@@ -123,10 +126,13 @@ GameReport referee_game(const std::vector<std::string>& player, const Board& sta
                         const RefereeLimits& limits, const Sandbox::Box& box,
                         const std::function<bool()>& stopped);
 
-// A run of games stopped from outside (Ctrl-C): no verdict is given.
+// A run of games stopped from outside (Ctrl-C): the game under way gets no verdict; run_games()
+// gives those that ended before (`judged`, in plan order).
 class RefereeStopped : public std::runtime_error {
  public:
-  RefereeStopped() : std::runtime_error("the referee was stopped") {}
+  explicit RefereeStopped(std::vector<GameReport> before = {})
+      : std::runtime_error("the referee was stopped"), judged(std::move(before)) {}
+  std::vector<GameReport> judged;
 };
 
 // How a game ends once the player's process has ended: `status` is how it ended (nothing when
@@ -165,18 +171,10 @@ using GameDone = std::function<void(const GameReport& report, std::size_t done)>
 // Plays every game of the plan in `sandbox` (made for the plan's player and limits), `jobs` at a
 // time, each job in a slot of its own; the reports come in plan order (start by start, each
 // against the strategies in turn) whatever the number of jobs. When a game cannot be started
-// (SpawnError) or the plan is stopped (RefereeStopped), every game under way is ended and the
-// error is thrown: no report is given.
+// (SpawnError), every game under way is ended and the error is thrown: no report is given. When
+// the plan is stopped, every game under way is ended and RefereeStopped is thrown with the
+// reports of the games that had ended.
 std::vector<GameReport> run_games(const RefereePlan& plan, const Table& table,
                                   const Sandbox& sandbox, const GameDone& done);
-
-// The summary for people: verdict counts, points, the slowest move, and the first
-// `show_failures` games not won with their moves.
-void write_summary(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
-                   const std::vector<GameReport>& reports, int show_failures);
-
-// The same as one JSON object, every game not won included.
-void write_json(std::ostream& out, const RefereePlan& plan, const Sandbox& sandbox,
-                const std::vector<GameReport>& reports);
 
 }  // namespace ioiwari
