@@ -126,12 +126,12 @@ constexpr Option kPlayOptions[] = {
     {opt::second, "", Value::none, "ioiwari moves first"},
     {opt::start, "\"P1 ... PN\"", Value::text, "the start; else one of the ring's at random"},
     {opt::seed, "N", Value::integer,
-     "draws the random start, and ioiwari's random choices, "
+     "draws the random start (unless --start gives it), and ioiwari's random choices, "
      "reproducibly",
      "", 0, kMaxSeed},
     {opt::strategy, "S", Value::choice,
-     "how ioiwari chooses its moves: optimal (the best, the lowest-labelled of them), greedy, "
-     "random or weakest, for a weaker opponent",
+     "how ioiwari chooses its moves: optimal is the best (the lowest-labelled of them), the "
+     "others make a weaker opponent",
      "optimal", 0, 0, kStrategies},
     {opt::record, "FILE", Value::text,
      "add each game to FILE when it ends or is left, to play it back with --replay"},
@@ -140,10 +140,10 @@ constexpr Option kPlayOptions[] = {
     {opt::no_color, "", Value::none,
      "no colour (nor when NO_COLOR is set, TERM is dumb, or the output is not a terminal)"},
 };
-constexpr Conflict kPlayConflicts[] = {{opt::first, opt::second},    {opt::start, opt::seed},
-                                       {opt::replay, opt::first},    {opt::replay, opt::second},
-                                       {opt::replay, opt::start},    {opt::replay, opt::seed},
-                                       {opt::replay, opt::strategy}, {opt::replay, opt::record}};
+constexpr Conflict kPlayConflicts[] = {{opt::first, opt::second},  {opt::replay, opt::first},
+                                       {opt::replay, opt::second}, {opt::replay, opt::start},
+                                       {opt::replay, opt::seed},   {opt::replay, opt::strategy},
+                                       {opt::replay, opt::record}};
 constexpr Exit kPlayExits[] = {
     {code(ExitCode::ok), "the game ended, or was left (quit, end of input)"},
     kUsageExit,
@@ -526,7 +526,7 @@ constexpr Command kCommands[] = {
     {"play", "play against ioiwari at a terminal, with hints and undo",
      "It draws the ring and both banks and says what every move did. At the prompt type a pit "
      "number, hint (every legal move's value, best first), undo (your last move and the "
-     "reply), board, help or quit.",
+     "reply), redo (a move taken back), board, help or quit.",
      kPlayOptions, kRingAndTable, Operands::none, "", kPlayConflicts, kPlayExits, run_play},
     {"opponent",
      "play player 2 as a judge: write the start line, then answer each move",
@@ -623,8 +623,9 @@ constexpr Command kCommands[] = {
     {"convert",
      "write a table file again in the other format, with the same root",
      "Reads the table in FILE, every page checked against its hashes as a look-up checks it, and "
-     "writes it to the file of --out in the format of --format: a file of format 4 made into one "
-     "of format 5, about a quarter of its bytes, or back. The two files hold one table and have "
+     "writes it to the file of --out in the other format (or in --format's): a file of format 4 "
+     "made into one of format 5, about a quarter of its bytes, or back. The two files hold one "
+     "table and have "
      "one root. FILE must be the true table of its ring: a ring whose root ioiwari has built in, "
      "or one that verify recorded (docs/table-format.md).",
      std::span(kSolveOptions).first(2),  // --out, --format

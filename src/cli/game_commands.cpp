@@ -1,5 +1,7 @@
 // The commands that play a game: the player (no command), `play` and `opponent`.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <istream>
 #include <optional>
@@ -20,6 +22,11 @@
 namespace ioiwari::cli {
 
 namespace {
+
+// ": No such file or directory", the reason a file could not be opened (errno), or nothing.
+std::string reason(int error) {
+  return error != 0 ? ": " + std::string(std::strerror(error)) : std::string();
+}
 
 std::optional<std::uint64_t> seed_of(const Invocation& call) {
   if (!call.parsed.given(opt::seed)) return std::nullopt;
@@ -66,7 +73,11 @@ int replay(Invocation& call, const std::string& path, PlayOptions options) {
     return to_int(ExitCode::usage);
   }
   for (std::size_t i = 0; i < games.size(); ++i) {
-    if (i > 0) call.out << '\n';
+    // Each game under a line of its own, where the file holds more than one.
+    if (games.size() > 1) {
+      call.out << (i > 0 ? "\n" : "") << "---- game " << i + 1 << " of " << games.size()
+               << " ----\n";
+    }
     // The ring is the record's: its table comes from --table or a solve, as for any game.
     RingSetup setup(call, games[i].ring);
     replay_terminal(call.out, setup.table(games[i].start.total()), games[i], options);
@@ -92,19 +103,20 @@ int run_play(Invocation& call) {
   options.strategy = *strategy_named(*call.parsed.text(opt::strategy));
   options.strategy_seed = seed ? *seed : std::random_device{}();
   options.interrupted = environment.interrupted;
-  // A new game's start: one of the ring's at random.
+  // A new game's start: one of the ring's at random, also after a game from --start.
   options.next_start = [&setup] {
     std::optional<std::uint64_t> none;
-    return setup.start(none);
+    return setup.drawn_start(none);
   };
   // Each game added to --record's file as it ends or is left, whole: a record is never a part.
   const auto record = call.parsed.text(opt::record);
   std::ofstream record_file;
   bool record_failed = false;
   if (record) {
+    errno = 0;
     record_file.open(*record, std::ios::binary | std::ios::app);
     if (!record_file) {
-      call.complain("cannot write the record to '" + *record + "'");
+      call.complain("cannot write the record to '" + *record + "'" + reason(errno));
       return to_int(ExitCode::usage);
     }
     options.keep = [&](const Match& game) {
@@ -135,9 +147,10 @@ int run_opponent(Invocation& call) {
   const auto record = call.parsed.text(opt::record);
   std::ofstream record_file;
   if (record) {
+    errno = 0;
     record_file.open(*record);
     if (!record_file) {
-      call.complain("cannot write the record to '" + *record + "'");
+      call.complain("cannot write the record to '" + *record + "'" + reason(errno));
       return to_int(ExitCode::usage);
     }
   }

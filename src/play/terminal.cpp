@@ -87,19 +87,46 @@ std::string help_text(Ring ring) {
   text += ring.capacity == 2 ? "1 bead" : "1-" + std::to_string(ring.capacity - 1) + " beads";
   text += " into your bank, with itself; on a pit of 0 or ";
   text += full;
-  text += "\nit goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
+  text += " it goes to your opponent's bank. When every pit is empty, the larger bank wins.\n";
   return text;
 }
 
-// The pits of `board` that hold beads, as "1, 3, 4".
-std::string legal_pits(const Board& board) {
+// The pits of `board` that hold beads, as "1, 3, 4"; or, `short_runs`, runs of three or more
+// as ranges: "1-3, 5, 9-12".
+std::string legal_pits(const Board& board, bool short_runs = false) {
+  std::vector<int> labels;
+  for (Pit pit : board.pits())
+    if (board.is_legal(pit)) labels.push_back(pit.label());
   std::string text;
-  for (Pit pit : board.pits()) {
-    if (!board.is_legal(pit)) continue;
+  for (std::size_t i = 0; i < labels.size();) {
+    std::size_t end = i + 1;
+    while (end < labels.size() && labels[end] == labels[end - 1] + 1)
+      ++end;
     if (!text.empty()) text += ", ";
-    text += std::to_string(pit.label());
+    if (short_runs && end - i >= 3) {
+      text += std::to_string(labels[i]) + "-" + std::to_string(labels[end - 1]);
+      i = end;
+    } else {
+      text += std::to_string(labels[i]);
+      ++i;
+    }
   }
   return text;
+}
+
+// A prompt of `head` ("move 3, your turn"), the legal pits and `commands`, narrower than
+// `columns` (the cursor stays on its line): with the commands cut to help, and then the pits'
+// runs as ranges, where it would be wider.
+std::string prompt(const std::string& head, const Board& board, const std::string& commands,
+                   int columns) {
+  const auto fits = [&](const std::string& text) {
+    return static_cast<int>(textio::width_of(text)) < std::max(columns, 20);
+  };
+  std::string text = head + " [" + legal_pits(board) + commands + "]> ";
+  if (fits(text) || commands.empty()) return text;
+  text = head + " [" + legal_pits(board) + "; help]> ";
+  if (fits(text)) return text;
+  return head + " [" + legal_pits(board, true) + "; help]> ";
 }
 
 // Every move of the person's that gave away value: what it cost and what was better; or that
@@ -131,13 +158,28 @@ std::string lesson(const Match& game, Player person, const Table& table) {
 }
 
 // Prose for a terminal of `columns`: each line of `text` a paragraph, wrapped at spaces; a line
-// that starts indented (an item of a list) keeps its continuation lines indented under it.
+// that starts indented (an item of a list) keeps its continuation lines indented under it, under
+// its text where the item is a word and its text ("  hint   the value of ...").
 std::string prose(const std::string& text, int columns) {
   const auto width = static_cast<std::size_t>(std::max(columns, 20));
   std::string out;
   std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    out += textio::wrap(line, width, line.starts_with("  ") ? 4 : 0) + '\n';
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("  ")) {
+      out += textio::wrap(line, width) + '\n';
+      continue;
+    }
+    const auto gap = line.find("  ", 2);
+    const auto words = gap == std::string::npos ? gap : line.find_first_not_of(' ', gap);
+    if (words == std::string::npos || words >= width / 2) {
+      out += textio::wrap(line, width, 4) + '\n';
+      continue;
+    }
+    // "  hint   text": the item's words as they are, the text wrapped in the column after them.
+    out += textio::hanging(std::string_view(line).substr(0, words),
+                           std::string_view(line).substr(words), width) +
+           '\n';
+  }
   return out;
 }
 
@@ -201,9 +243,11 @@ class TerminalGame {
         reply();
         continue;
       }
-      out_ << "move " << game_.move_number() << ", your turn [" << legal_pits(game_.board())
-           << ", hint" << (can_undo() ? ", undo" : "") << (redo_.empty() ? "" : ", redo")
-           << ", board, help, quit]> " << std::flush;
+      out_ << prompt("move " + std::to_string(game_.move_number()) + ", your turn", game_.board(),
+                     std::string(", hint") + (can_undo() ? ", undo" : "") +
+                         (redo_.empty() ? "" : ", redo") + ", board, help, quit",
+                     options_.columns)
+           << std::flush;
       std::string line;
       if (!std::getline(in_, line)) {
         const bool interrupted = options_.interrupted();
@@ -235,27 +279,33 @@ class TerminalGame {
     draw();
   }
 
-  // After a game: whether the person plays another (only where a new start can be had).
+  // After a game: whether the person plays another (only where a new start can be had). Asks
+  // until the answer is one it knows: a typo or a bare Enter must not end the program and send
+  // the next keys to the shell.
   bool again() {
     if (!options_.next_start) return false;
-    out_ << "Play again? [y: a new start, s: the same start, n]> " << std::flush;
-    std::string line;
-    if (!std::getline(in_, line)) {
-      out_ << '\n';
-      return false;
+    for (;;) {
+      out_ << "Play again? [y: a new start, s: the same start, n: quit]> " << std::flush;
+      std::string line;
+      if (!std::getline(in_, line)) {
+        out_ << '\n';
+        return false;
+      }
+      std::string answer = parse_command(line, 1).text;
+      for (char& c : answer)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (answer == "y" || answer == "yes") {
+        same_start_ = false;
+        return true;
+      }
+      if (answer == "s" || answer == "same") {
+        same_start_ = true;
+        return true;
+      }
+      if (answer == "n" || answer == "no" || answer == "q" || answer == "quit") return false;
+      say((answer.empty() ? std::string("Nothing typed") : "I can't read " + quoted(line)) +
+          ": type y for a new start, s for the same one, or n to stop.");
     }
-    const Command said = parse_command(line, 1);
-    const std::string answer =
-        said.text.empty()
-            ? ""
-            : std::string(
-                  1, static_cast<char>(std::tolower(static_cast<unsigned char>(said.text[0]))));
-    if (answer == "s") {
-      same_start_ = true;
-      return true;
-    }
-    same_start_ = false;
-    return answer == "y";
   }
 
   void keep() {
@@ -298,7 +348,7 @@ class TerminalGame {
             ": type a pit number, or help for the commands.");
         break;
       case Command::Kind::help:
-        out_ << help_text(game_.board().ring());
+        say(help_text(game_.board().ring()));
         break;
       case Command::Kind::hint:
         hint();

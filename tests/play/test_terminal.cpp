@@ -159,7 +159,7 @@ TEST_CASE("the game's prose wraps at word boundaries to the terminal's width", "
         options_for(*Board::from_counts(std::vector{5, 0, 0, 5, 5, 0, 0}, Ring::ioi()));
     options.columns = columns;
     options.seed = 12345678901234567;
-    const Session session = play("1\nhint\nquit\n", options);
+    const Session session = play("1\nhint\nhelp\nquit\n", options);
     std::istringstream lines(session.screen);
     std::string line, prose;
     while (std::getline(lines, line)) {
@@ -428,7 +428,7 @@ TEST_CASE("play again: a new start, the same start, or not", "[terminal]") {
   PlayOptions options = options_for(kExample);
   options.next_start = [&] { return other; };
   const Session again = play(perfect_moves(kExample, Player::first) + "y\nquit\n", options);
-  CHECK(has(again.screen, "Play again? [y: a new start, s: the same start, n]> "));
+  CHECK(has(again.screen, "Play again? [y: a new start, s: the same start, n: quit]> "));
   CHECK(has(again.screen, "Start: 2 4 3 2 3 4 2"));
   const Session same = play(perfect_moves(kExample, Player::first) + "s\n" +
                                 perfect_moves(kExample, Player::first) + "n\n",
@@ -441,6 +441,25 @@ TEST_CASE("play again: a new start, the same start, or not", "[terminal]") {
   const Session done = play(perfect_moves(kExample, Player::first) + "n\n", options);
   CHECK(done.code == 0);
   CHECK_FALSE(has(done.screen, "Start: 2 4 3 2 3 4 2"));
+}
+
+TEST_CASE("play again asks again after a typo or a bare Enter, and never ends on one",
+          "[terminal]") {
+  const Board other = board({2, 4, 3, 2, 3, 4, 2});
+  PlayOptions options = options_for(kExample);
+  options.next_start = [&] { return other; };
+  const Session session =
+      play(perfect_moves(kExample, Player::first) + "t\n\nyes\nquit\n", options);
+  CHECK(has(session.screen,
+            "I can't read \"t\": type y for a new start, s for the same one, "
+            "or n to stop."));
+  CHECK(has(session.screen, "Nothing typed: type y for a new start"));
+  CHECK(has(session.screen, "Start: 2 4 3 2 3 4 2"));  // "yes" is a yes
+  CHECK(session.code == 0);
+  // End of input at the question ends the program, as n does.
+  const Session ended = play(perfect_moves(kExample, Player::first) + "t\n", options);
+  CHECK(ended.code == 0);
+  CHECK_FALSE(has(ended.screen, "Start: 2 4 3 2 3 4 2"));
 }
 
 TEST_CASE("a record file is read strictly, naming the line at fault", "[terminal][input]") {
