@@ -79,7 +79,7 @@ done
 
 # The page names every command that --help lists, and every option of each command's help.
 page=$(MANWIDTH=80 man -l "$man1/ioiwari.1" 2>/dev/null)
-listed=$("$bin/ioiwari" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
+listed=$("$bin/ioiwari" --help | sed -n '/^Commands:/,/^$/p' | awk '/^  [a-z]/ { print $1 }')
 [ -n "$listed" ] || fail "--help lists no commands"
 for command in $listed; do
   grep -qE "^       $command( |$)" <<<"$page" || fail "the man page has no entry for '$command'"

@@ -268,8 +268,10 @@ void write_census(std::ostream& out, const std::vector<StartReport>& starts, boo
     out << (claim ? "\nso the first player can always win on this ring\n"
                   : "\nso the first player cannot always win on this ring\n");
   }
-  out << "a greedy player 1 against perfect play: " << greedy_wins << " wins, " << greedy_ties
-      << " ties, " << greedy_losses << " losses\n";
+  out << "a greedy player 1 against perfect play: "
+      << textio::counted(static_cast<unsigned long long>(greedy_wins), "win", "wins") << ", "
+      << textio::counted(static_cast<unsigned long long>(greedy_ties), "tie", "ties") << ", "
+      << textio::counted(static_cast<unsigned long long>(greedy_losses), "loss", "losses") << '\n';
 }
 
 }  // namespace ioiwari

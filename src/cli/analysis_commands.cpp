@@ -1,5 +1,6 @@
 // The commands for students of the game: `analyze` and `starts`.
 #include <ostream>
+#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +22,13 @@ int run_analyze(Invocation& call) {
   if (!board) throw UsageError(error);
   const Table& table = setup.table(board->total());
   const Analysis analysis = analyze(table, *board);
-  write_analysis(call.out, analysis, call.parsed.given(opt::json));
+  std::ostringstream text;
+  write_analysis(text, analysis, call.parsed.given(opt::json));
+  if (call.parsed.given(opt::json)) {
+    call.out << text.str();
+  } else {
+    print(call, text.str());
+  }
   return written(call, to_int(ExitCode::ok));
 }
 
@@ -32,13 +39,19 @@ int run_starts(Invocation& call) {
   const bool classes = call.parsed.given(opt::classes);
   const std::vector<Board> all = setup.starts();
   const Table& table = setup.table(setup.start_rule().beads, quiet);
-  Progress progress(call.err, call.environment.error_is_terminal && !quiet, "starts", "starts",
+  Progress progress(call.err, ProgressOutput::of(call.environment, quiet), "starts", "starts",
                     all.size(), call.environment.progress_delay);
   const std::vector<StartReport> reports =
       census(table, all, classes, [&](std::size_t done) { progress.update(done); });
   progress.clear();
-  write_census(call.out, reports, classes, json,
+  std::ostringstream text;
+  write_census(text, reports, classes, json,
                CensusRules{setup.ring(), setup.start_rule(), setup.named()});
+  if (json) {
+    call.out << text.str();
+  } else {
+    print(call, text.str());
+  }
   return written(call, to_int(ExitCode::ok));
 }
 

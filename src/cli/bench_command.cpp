@@ -1,5 +1,6 @@
 // `ioiwari bench`: the table's build time and signature, and a game as a process.
 #include <ostream>
+#include <sstream>
 
 #include "ioiwari/bench/bench.hpp"
 #include "ioiwari/cli/commands.hpp"
@@ -35,9 +36,9 @@ int run_bench(Invocation& call) {
   const int runs = parsed.given(opt::runs) ? static_cast<int>(*parsed.number(opt::runs))
                    : quick                 ? 101
                                            : 1;
-  Progress progress(
-      call.err, call.environment.error_is_terminal && !json && !parsed.given(opt::quiet), "bench",
-      "runs", static_cast<std::size_t>(runs), call.environment.progress_delay);
+  Progress progress(call.err,
+                    ProgressOutput::of(call.environment, json || parsed.given(opt::quiet)), "bench",
+                    "runs", static_cast<std::size_t>(runs), call.environment.progress_delay);
   BenchResult result = run_bench(
       runs, negamax, ring, [&](int done) { progress.update(static_cast<std::size_t>(done)); });
   result.named = setup.named();
@@ -52,7 +53,13 @@ int run_bench(Invocation& call) {
     }
   }
   progress.clear();
-  write_bench(call.out, result, json);
+  std::ostringstream text;
+  write_bench(text, result, json);
+  if (json) {
+    call.out << text.str();
+  } else {
+    print(call, text.str());
+  }
   return written(call, to_int(ExitCode::ok));
 }
 

@@ -43,7 +43,10 @@ int run_command(const cli::Command& chosen, std::span<const std::string_view> re
   using namespace cli;
   const std::string program(chosen.program);
   const std::string where = chosen.name.empty() ? "" : std::string(chosen.name) + ": ";
-  const std::string again = chosen.name.empty()
+  // Where to look next: the command's help, or for `help` (whose mistake is a command's name)
+  // the list of the commands.
+  const bool about_commands = chosen.name == "help";
+  const std::string again = chosen.name.empty() || about_commands
                                 ? program + " --help"
                                 : program + " " + std::string(chosen.name) + " --help";
   try {
@@ -60,7 +63,8 @@ int run_command(const cli::Command& chosen, std::span<const std::string_view> re
     }
     return chosen.run(call);
   } catch (const UsageError& error) {
-    err << program << ": " << where << error.what() << "\nTry '" << again << "' for its options.\n";
+    err << program << ": " << where << error.what() << "\nTry '" << again
+        << (about_commands ? "' for the commands.\n" : "' for its options.\n");
     return to_int(ExitCode::usage);
   } catch (const TableError& error) {
     // A table file refused when it was opened, or found damaged or changed by a look-up.

@@ -1,4 +1,5 @@
 // `ioiwari help`, and the overview that `ioiwari --help` prints.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ostream>
@@ -23,6 +24,10 @@ int written(Invocation& call, int status) {
   return to_int(ExitCode::output_closed);
 }
 
+void print(Invocation& call, const std::string& text) {
+  call.out << textio::fit(text, static_cast<std::size_t>(std::max(call.environment.columns, 20)));
+}
+
 void write_overview(std::ostream& out, int width) {
   const auto columns = static_cast<std::size_t>(width);
   const char* label = "usage: ";
@@ -41,9 +46,10 @@ void write_overview(std::ostream& out, int width) {
   out << "\nCommands:\n";
   for (const Command& command : commands()) {
     if (command.name.empty()) continue;
-    out << "  " << command.name
-        << std::string(command.name.size() < 8 ? 10 - command.name.size() : 2, ' ')
-        << command.summary << '\n';
+    const std::string item =
+        "  " + std::string(command.name) +
+        std::string(command.name.size() < 8 ? 10 - command.name.size() : 2, ' ');
+    out << textio::hanging(item, command.summary, columns) << '\n';
   }
   // The groups many commands share, by their titles; the untitled ones (--json, --quiet) are
   // each command's own and are listed in its help.

@@ -19,6 +19,7 @@
 #include "ioiwari/cli/option_names.hpp"
 #include "ioiwari/cli/ring_setup.hpp"
 #include "ioiwari/core/game_loop.hpp"
+#include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/sha256.hpp"
 #include "ioiwari/core/table_file.hpp"
 #include "ioiwari/core/table_format.hpp"
@@ -42,6 +43,13 @@ constexpr int kMemoryLimitMb = 1024;
 // The example player's memo holds a byte for every board: rings with more boards than this are
 // not packaged.
 constexpr std::uint64_t kMostBoards = std::uint64_t{1} << 28;
+// A judge's manager (CMS) solves the ring at each test while the submission's clock runs, on one
+// thread, and the example player solves it too: rings of more rotation classes than this are not
+// packaged, so that both stay well within the time limit. Measured on a 2-core machine
+// (docs/judging.md): the largest ring within it, 12 pits of capacity 3 (1,398,500 classes), is
+// solved in 0.26 s; 11 pits of capacity 4 (4.4 million) took 0.67 s and the example player 0.65 s;
+// 12 pits of capacity 4 took 3.3 to 3.9 s and 6.95 s, past the limit.
+constexpr std::uint64_t kMostClasses = 1'500'000;
 // A game file's seed is 0 to 2^63 - 1 (docs/judging.md): the seeds of a package's games count on
 // from --seed and wrap within that range.
 constexpr std::uint64_t kSeedMask = (std::uint64_t{1} << 63) - 1;
@@ -252,9 +260,9 @@ Statement statement(Ring ring, const StartRule& rule, Format format, std::size_t
               ", the example among them, each from a start that player 1 can win however the "
               "judge plays. It is accepted when it wins every one of them. A tie or a loss is a "
               "wrong answer, and so is " +
-              faults +
-              ". A program that runs past the time limit, or ends with an error, gets that "
-              "verdict.",
+              faults + ". A program that runs past the time limit of " +
+              std::to_string(kTimeLimitSeconds) +
+              " seconds of CPU time a game, or ends with an error, gets that verdict.",
           "The IOI 2001 gave 4 points for a game won and 2 for a tie; here every game must be "
           "won. " +
               judge_plays},
@@ -268,8 +276,8 @@ Statement statement(Ring ring, const StartRule& rule, Format format, std::size_t
           std::to_string(games) +
           " points: all of them for a game won, half for a tie, and none for a loss or a "
           "fault: " +
-          faults +
-          ", running past the time limit, or ending with an error. This is the IOI 2001's "
+          faults + ", running past the time limit of " + std::to_string(kTimeLimitSeconds) +
+          " seconds of CPU time a game, or ending with an error. This is the IOI 2001's "
           "scoring: 4 points for a game won, 2 for a tie. " +
           judge_plays},
          {}});
@@ -532,6 +540,13 @@ int run_package(Invocation& call) {
                      " boards; a package is made for rings of " + "at most " +
                      std::to_string(kMostBoards) + " boards");
   }
+  if (const std::uint64_t classes = RingGeometry(ring).classes(); classes > kMostClasses) {
+    throw UsageError(ring_options(ring) +
+                     ": the judge's manager and the example player solve its " +
+                     std::to_string(classes) + " rotation classes at each test, too long for the " +
+                     std::to_string(kTimeLimitSeconds) + " s time limit; a package is made for " +
+                     "rings of at most " + std::to_string(kMostClasses) + " classes");
+  }
   const std::uint64_t seed = static_cast<std::uint64_t>(*parsed.number(opt::seed));
   const std::vector<Strategy> strategies = strategies_of(*parsed.list(opt::strategy));
   const std::vector<Board> starts = setup.chosen_starts(*parsed.text(opt::starts), seed);
@@ -578,8 +593,11 @@ int run_package(Invocation& call) {
     return to_int(ExitCode::failure);
   }
   if (lost > 0) {
-    call.complain(std::to_string(lost) + " of the starts chosen are not wins for player 1 and " +
-                  "are left out");
+    call.complain(lost == 1
+                      ? std::string("1 of the starts chosen is no win for player 1 and is "
+                                    "left out")
+                      : std::to_string(lost) +
+                            " of the starts chosen are not wins for player 1 and are left out");
   }
   if (!linked_statically()) {
     call.complain(

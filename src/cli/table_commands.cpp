@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "ioiwari/cli/commands.hpp"
 #include "ioiwari/cli/environment.hpp"
@@ -61,6 +62,7 @@ bool same_file_system(const std::string& a, const std::string& b) {
 
 // Solves the ring of `setup` past memory (tier_solver.hpp), in at most `memory` bytes, to FILE.
 int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) {
+  std::ostringstream text;  // printed fitted to the width (print())
   const std::shared_ptr<const RingGeometry>& geometry = setup.geometry();
   // The progress line (which shows nothing before the solve's first report) is gone before the
   // last line is written.
@@ -122,27 +124,28 @@ int solve_past_memory(Invocation& call, RingSetup& setup, std::uint64_t memory) 
   const TierCounts& counts = tier.counts();
   const int threads = line->threads();
   line.reset();
-  call.out << "solved the ring of " << setup.ring().describe()
-           << " past memory: " << geometry->classes() << " classes in " << std::fixed
-           << std::setprecision(1) << seconds << " s on " << threads
-           << (threads == 1 ? " thread" : " threads") << ", " << counts.window
-           << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
-           << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "
-           << counts.moves << " moves answered from files (" << bytes_text(counts.bytes_written)
-           << " written to them, " << bytes_text(counts.bytes_read) << " read back); ";
+  text << "solved the ring of " << setup.ring().describe()
+       << " past memory: " << geometry->classes() << " classes in " << std::fixed
+       << std::setprecision(1) << seconds << " s on " << threads
+       << (threads == 1 ? " thread" : " threads") << ", " << counts.window
+       << (counts.window == 1 ? " layer" : " layers") << " below each in memory ("
+       << bytes_text(counts.peak_layers) << " at most), " << counts.deferred << " of "
+       << counts.moves << " moves answered from files (" << bytes_text(counts.bytes_written)
+       << " written to them, " << bytes_text(counts.bytes_read) << " read back); ";
   if (counts.kept_layers > 0) {
-    call.out << "took up " << counts.kept_layers << " of " << layers
-             << " layers from a stopped solve (" << bytes_text(counts.bytes_checked)
-             << " checked); ";
+    text << "took up " << counts.kept_layers << " of " << layers << " layers from a stopped solve ("
+         << bytes_text(counts.bytes_checked) << " checked); ";
   }
-  call.out << "wrote " << *call.parsed.text(opt::out) << " (" << bytes_text(output.size())
-           << "), root " << hex(output.root()) << "\n";
+  text << "wrote " << *call.parsed.text(opt::out) << " (" << bytes_text(output.size()) << "), root "
+       << hex(output.root()) << "\n";
+  print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }
 
 }  // namespace
 
 int run_solve(Invocation& call) {
+  std::ostringstream text;  // printed fitted to the width (print())
   RingSetup setup(call);
   // The memory the solve may take: --memory, or three quarters of the machine's (the rest for the
   // system, and for the page cache that a solve past memory writes its layers through).
@@ -165,14 +168,16 @@ int run_solve(Invocation& call) {
   }
   const double seconds = seconds_since(begin);
   output.commit(*table);
-  call.out << "solved the ring of " << setup.ring().describe() << ": " << table->classes()
-           << " classes in " << std::fixed << std::setprecision(1) << seconds << " s on " << threads
-           << (threads == 1 ? " thread" : " threads") << "; wrote " << *call.parsed.text(opt::out)
-           << " (" << bytes_text(output.size()) << "), root " << hex(output.root()) << "\n";
+  text << "solved the ring of " << setup.ring().describe() << ": " << table->classes()
+       << " classes in " << std::fixed << std::setprecision(1) << seconds << " s on " << threads
+       << (threads == 1 ? " thread" : " threads") << "; wrote " << *call.parsed.text(opt::out)
+       << " (" << bytes_text(output.size()) << "), root " << hex(output.root()) << "\n";
+  print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }
 
 int run_verify(Invocation& call) {
+  std::ostringstream text;  // printed fitted to the width (print())
   const std::string& path = call.parsed.operands().front();
   const auto begin = std::chrono::steady_clock::now();
   const SolveLine line(call, "verify", call.parsed.given(opt::quiet));
@@ -189,50 +194,57 @@ int run_verify(Invocation& call) {
     options.work = temporary != nullptr && temporary[0] != '\0' ? temporary : "/tmp";
   }
   const TableCheck check = verify_table(path, options);
-  call.out << "table '" << path << "' is the true table of the ring of " << check.ring.describe()
-           << ": " << check.classes << " classes; " << check.blocks << " blocks ("
-           << bytes_text(check.bytes) << ") checked in " << std::fixed << std::setprecision(1)
-           << seconds_since(begin) << " s\nroot " << hex(check.root);
+  text << "table '" << path << "' is the true table of the ring of " << check.ring.describe()
+       << ": " << check.classes << " classes; " << check.blocks << " blocks ("
+       << bytes_text(check.bytes) << ") checked in " << std::fixed << std::setprecision(1)
+       << seconds_since(begin) << " s\nroot " << hex(check.root);
   switch (check.source) {
     case RootBook::Source::built_in:
-      call.out << ": the ring's true root, which ioiwari has built in\n";
+      text << ": the ring's true root, which ioiwari has built in\n";
       break;
     case RootBook::Source::recorded:
-      call.out << ": the ring's true root, recorded in '" << options.roots.list() << "'\n";
+      text << ": the ring's true root, recorded in '" << options.roots.list() << "'\n";
       break;
     case RootBook::Source::none:
-      call.out << ": the ring's true root, found by solving the ring"
-               << (check.solved_past_memory ? " past memory" : "") << "\n";
+      text << ": the ring's true root, found by solving the ring"
+           << (check.solved_past_memory ? " past memory" : "") << "\n";
       if (options.roots.list().empty()) {
-        call.out << "not recorded: there is no home for the list of roots (neither "
-                    "XDG_DATA_HOME nor HOME is set); --trust-table may use this table\n";
+        text << "not recorded: there is no home for the list of roots (neither "
+                "XDG_DATA_HOME nor HOME is set); --trust-table may use this table\n";
         break;
       }
       record_root(options.roots.list(), check.ring, check.root);
-      call.out << "recorded in '" << options.roots.list()
-               << "': every command now uses this table, or any copy of it, without "
-                  "--trust-table, and refuses any other file of this ring\n";
+      text << "recorded in '" << options.roots.list()
+           << "': every command now uses this table, or any copy of it, without "
+              "--trust-table, and refuses any other file of this ring\n";
       break;
   }
+  print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }
 
 int run_convert(Invocation& call) {
+  std::ostringstream text;  // printed fitted to the width (print())
   const std::string& path = call.parsed.operands().front();
-  const auto geometry = RingGeometry::of(table_ring(path));
-  TableOutput output(*call.parsed.text(opt::out), *geometry, written_format(call.parsed),
-                     TableOutput::Room::later);
+  const TableKind kind = table_kind(path);
+  const auto geometry = RingGeometry::of(kind.ring);
+  // --format's, or else the other format than the file's.
+  const TableFormat format = call.parsed.given(opt::format)      ? written_format(call.parsed)
+                             : kind.format == TableFormat::plain ? TableFormat::compressed
+                                                                 : TableFormat::plain;
+  TableOutput output(*call.parsed.text(opt::out), *geometry, format, TableOutput::Room::later);
   const auto begin = std::chrono::steady_clock::now();
   const std::uint32_t from = copy_table(path, geometry, root_book(call.environment),
                                         call.environment.memory_bytes, output);
   struct stat status {};
   const std::uint64_t read = ::stat(path.c_str(), &status) == 0 ? status.st_size : 0;
-  call.out << "converted the table of " << geometry->ring().describe() << " from "
-           << in_quotes(path) << " (format " << from << ", " << bytes_text(read) << ") to "
-           << in_quotes(*call.parsed.text(opt::out)) << " (format "
-           << static_cast<std::uint32_t>(written_format(call.parsed)) << ", "
-           << bytes_text(output.size()) << ") in " << std::fixed << std::setprecision(1)
-           << seconds_since(begin) << " s, root " << hex(output.root()) << "\n";
+  text << "converted the table of " << geometry->ring().describe() << " from " << in_quotes(path)
+       << " (format " << from << ", " << bytes_text(read) << ") to "
+       << in_quotes(*call.parsed.text(opt::out)) << " (format "
+       << static_cast<std::uint32_t>(format) << ", " << bytes_text(output.size()) << ") in "
+       << std::fixed << std::setprecision(1) << seconds_since(begin) << " s, root "
+       << hex(output.root()) << "\n";
+  print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }
 

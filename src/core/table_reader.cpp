@@ -582,12 +582,17 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
   }
 }
 
-Ring table_ring(const std::string& path) {
+TableKind table_kind(const std::string& path) {
   try {
-    return TableFile(path, nullptr, RootBook::none(), true, 0).ring();
+    const TableFile file(path, nullptr, RootBook::none(), true, 0);
+    return {file.ring(), static_cast<TableFormat>(file.version())};
   } catch (const std::bad_alloc&) {
     out_of_memory(path);
   }
+}
+
+Ring table_ring(const std::string& path) {
+  return table_kind(path).ring;
 }
 
 std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,

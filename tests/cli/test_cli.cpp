@@ -19,6 +19,7 @@
 #include "ioiwari/judge/referee.hpp"
 #include "ioiwari/play/terminal.hpp"
 #include "table_files.hpp"
+#include "text_support.hpp"
 
 using namespace ioiwari;
 
@@ -80,7 +81,7 @@ TEST_CASE("every command prints its own help, as COMMAND --help and as help COMM
     }
     // The overview lists it with its summary.
     CHECK(overview.out.find("  " + std::string(command.name)) != std::string::npos);
-    CHECK(overview.out.find(std::string(command.summary)) != std::string::npos);
+    CHECK(test::unwrapped(overview.out).find(std::string(command.summary)) != std::string::npos);
   }
   // --help comes first wherever it stands among the options, but after "--" it is the player's.
   CHECK(run({"bench", "--runs", "5", "--help"}).out == run({"help", "bench"}).out);
@@ -89,7 +90,7 @@ TEST_CASE("every command prints its own help, as COMMAND --help and as help COMM
   const Result bad = run({"help", "frobnicate"});
   CHECK(bad.code == to_int(ExitCode::usage));
   CHECK(bad.err ==
-        "ioiwari: help: no command 'frobnicate'\nTry 'ioiwari help --help' for its options.\n");
+        "ioiwari: help: no command 'frobnicate'\nTry 'ioiwari --help' for the commands.\n");
   CHECK(run({"help", "play", "opponent"}).code == to_int(ExitCode::usage));
 }
 
@@ -120,8 +121,8 @@ TEST_CASE("an option given twice, or two that do not go together, are refused", 
   const std::vector<Case> cases = {
       {{"play", "--seed", "1", "--seed", "2"}, "ioiwari: play: --seed is given twice"},
       {{"play", "--first", "--second"}, "ioiwari: play: --first and --second do not go together"},
-      {{"play", "--seed", "1", "--start", "4 3 2 4 2 3 2"},
-       "ioiwari: play: --start and --seed do not go together"},
+      {{"play", "--replay", "g.txt", "--seed", "1"},
+       "ioiwari: play: --replay and --seed do not go together"},
       {{"--second", "--second"}, "ioiwari: --second is given twice"},
       {{"analyze", "--pits", "5", "--pits", "5", "0"}, "ioiwari: analyze: --pits is given twice"},
       {{"referee", "--json", "--json", "--", "x"}, "ioiwari: referee: --json is given twice"},
@@ -231,6 +232,41 @@ TEST_CASE("play takes a start, a side, a seed and a colour switch", "[cli][termi
   CHECK(Board::from_counts(pits, Ring::ioi())->is_ioi_start());
 }
 
+TEST_CASE("play --start with --seed: a chosen start, and ioiwari's random choices reproduced",
+          "[cli][terminal]") {
+  // Pit 1 each time it can: the game is the random strategy's choices alone.
+  const std::string moves = "1\n1\n1\n1\n1\n1\n2\n3\n4\n5\n6\n7\nquit\n";
+  const auto game = [&](std::string_view seed) {
+    return run({"play", "--start", "4 3 2 4 2 3 2", "--strategy", "random", "--seed", seed}, moves);
+  };
+  const Result a = game("5");
+  CHECK(a.code == 0);
+  CHECK(a.err.empty());
+  CHECK(a.out.find("Start: 4 3 2 4 2 3 2.") != std::string::npos);
+  CHECK(a.out.find("drawn by") == std::string::npos);  // the start was given, not drawn
+  CHECK(game("5").out == a.out);
+  // Another seed, other choices somewhere in the game.
+  bool other = false;
+  for (const std::string_view seed : {"6", "7", "8", "9"})
+    other = other || game(seed).out != a.out;
+  CHECK(other);
+}
+
+TEST_CASE("play --start: \"y: a new start\" after the game is a new start of the ring",
+          "[cli][terminal]") {
+  const Result result = run({"play", "--start", "1 0 0 0 0 0 0"}, "1\ny\nquit\n");
+  CHECK(result.code == 0);
+  const auto first = result.out.find("Start: 1 0 0 0 0 0 0.");
+  REQUIRE(first != std::string::npos);
+  const auto next = result.out.find("Start: ", first + 1);
+  REQUIRE(next != std::string::npos);
+  std::istringstream counts(result.out.substr(next + 7));
+  std::vector<int> pits(kPits);
+  for (int& beads : pits)
+    counts >> beads;
+  CHECK(Board::from_counts(pits, Ring::ioi())->is_ioi_start());
+}
+
 TEST_CASE("play's colour follows the terminal, NO_COLOR and --no-color", "[cli][terminal]") {
   Environment terminal;
   terminal.output_is_terminal = true;
@@ -274,8 +310,7 @@ TEST_CASE("every command rejects bad options with one line, a pointer to its hel
       {{"play", "--seed", "x"},
        "ioiwari: play: --seed needs a number 0 to 9223372036854775807, not \"x\"\n"},
       {{"play", "--seed"}, "ioiwari: play: --seed needs a number 0 to 9223372036854775807\n"},
-      {{"play", "--seed", "1", "--start", "4 3 2 4 2 3 2"},
-       "ioiwari: play: --start and --seed do not go together\n"},
+
       {{"play", "--fast"}, "ioiwari: play: unknown option '--fast'\n"},
       {{"opponent", "--strategy", "perfect"},
        "ioiwari: opponent: --strategy is one of optimal, greedy, random or weakest, not "
@@ -352,7 +387,12 @@ TEST_CASE("opponent reports on standard error and exits by player 1's result", "
   CHECK(unwritable.code == to_int(ExitCode::usage));
   CHECK(unwritable.err ==
         "ioiwari: opponent: cannot write the record to "
-        "'/nonexistent/dir/record'\n");
+        "'/nonexistent/dir/record': No such file or directory\n");
+  const Result play = run({"play", "--record", "/nonexistent/dir/record"}, "quit\n");
+  CHECK(play.code == to_int(ExitCode::usage));
+  CHECK(play.err ==
+        "ioiwari: play: cannot write the record to '/nonexistent/dir/record': No such file or "
+        "directory\n");
 }
 
 TEST_CASE("analyze, starts and bench from the command line", "[cli][analysis]") {
@@ -522,8 +562,8 @@ TEST_CASE("solve writes a table that --table plays from, and a bad one exits 7",
   const Result solved = run({"solve", "--pits", "5", "--capacity", "3", "--out", path});
   CHECK(solved.code == 0);
   CHECK(solved.out.starts_with("solved the ring of 5 pits, capacity 3: "));
-  CHECK(solved.out.find(" s on 1 thread; wrote ") != std::string::npos);
-  CHECK(solved.out.find("; wrote " + path + " (") != std::string::npos);
+  CHECK(test::unwrapped(solved.out).find(" s on 1 thread; wrote ") != std::string::npos);
+  CHECK(test::unwrapped(solved.out).find("; wrote " + path + " (") != std::string::npos);
   CHECK(solved.err.empty());
   const std::vector<std::string_view> board = {"2", "1", "0", "3", "1"};
   std::vector<std::string_view> plain = {"analyze", "--pits", "5", "--capacity", "3"};
@@ -594,8 +634,9 @@ TEST_CASE("a root verify records holds the ring's tables to it, and --trust-tabl
   // Verified: solved, found true, and recorded.
   const Result verified = run_in(environment, {"verify", path});
   CHECK(verified.code == 0);
-  CHECK(verified.out.find(": the ring's true root, found by solving the ring\nrecorded in '" +
-                          environment.roots_list + "': every command now uses this table") !=
+  CHECK(test::unwrapped(verified.out)
+            .find(": the ring's true root, found by solving the ring\nrecorded in '" +
+                  environment.roots_list + "': every command now uses this table") !=
         std::string::npos);
   // From then on: used without --trust-table, a copy too, and with --trust-table nothing is said.
   CHECK(run_in(environment, starts).code == 0);
@@ -607,8 +648,8 @@ TEST_CASE("a root verify records holds the ring's tables to it, and --trust-tabl
         0);
   const Result again = run_in(environment, {"verify", copy});
   CHECK(again.code == 0);
-  CHECK(again.out.find(": the ring's true root, recorded in '" + environment.roots_list + "'\n") !=
-        std::string::npos);
+  CHECK(test::unwrapped(again.out).find(": the ring's true root, recorded in '" +
+                                        environment.roots_list + "'\n") != std::string::npos);
   // A lie, every hash recomputed: refused, with or without --trust-table, by the player too.
   ioiwari::test::rewrite(copy, [](std::vector<unsigned char>& bytes) {
     bytes[RingGeometry(Ring{6, 4}).layout().values_offset + 40] ^= 2;
@@ -669,6 +710,9 @@ TEST_CASE("play --record keeps each game, --replay plays them back, a bad record
   CHECK(replayed.out.find("The game was left at move 3") != std::string::npos);
   CHECK(replayed.out.find("Start: 0 0 0 0 0 1 1.") != std::string::npos);
   CHECK(replayed.out.find("Game over: you 2, ioiwari 0. You win by 2.") != std::string::npos);
+  // Each game under a line that says which.
+  CHECK(replayed.out.starts_with("---- game 1 of 2 ----\n"));
+  CHECK(replayed.out.find("\n\n---- game 2 of 2 ----\n") != std::string::npos);
   // A record of another ring plays back on that ring.
   const std::string other = (folder.path / "other.txt").string();
   REQUIRE(run({"play", "--pits", "5", "--capacity", "3", "--start", "1 0 0 0 1", "--record", other},
@@ -698,4 +742,33 @@ TEST_CASE("counts of one are said in the singular", "[cli]") {
         std::string::npos);
   CHECK(run({"analyze", "0", "0", "0", "0", "0", "1", "1"}).out.find("), 2 beads\n") !=
         std::string::npos);
+}
+
+TEST_CASE("counts read as English: one loss, one start", "[cli]") {
+  // 3 pits of capacity 3, starts of 6 beads of 1 to 3 each: a greedy first player loses one.
+  const Result starts = run(
+      {"starts", "--pits", "3", "--capacity", "3", "--start-beads", "6", "--start-range", "1..3"});
+  REQUIRE(starts.code == 0);
+  CHECK(starts.out.ends_with("a greedy player 1 against perfect play: 6 wins, 0 ties, 1 loss\n"));
+}
+
+TEST_CASE("package refuses a ring whose solve would not fit the time limit, saying why",
+          "[cli][rings]") {
+  // 12 pits of capacity 4: the example player took 6.95 s of CPU time and a CMS manager 3.3 s,
+  // against a limit of 2 s. Refused before anything is written.
+  TempFolder folder;
+  const std::string out = (folder.path / "twelve").string();
+  const Result refused =
+      run({"package", "--format", "cms", "--out", out, "--pits", "12", "--capacity", "4"});
+  CHECK(refused.code == to_int(ExitCode::usage));
+  CHECK(
+      refused.err.starts_with("ioiwari: package: --pits 12 --capacity 4: the judge's manager "
+                              "and the example player solve its "));
+  CHECK(refused.err.find(" rotation classes at each test, too long for the 2 s time limit; a "
+                         "package is made for rings of at most 1500000 classes\n") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+  CHECK(
+      run({"package", "--format", "icpc", "--out", out, "--pits", "11", "--capacity", "4"}).code ==
+      to_int(ExitCode::usage));
 }

@@ -29,6 +29,7 @@
 #include "referee_support.hpp"
 #include "run_program.hpp"
 #include "table_files.hpp"
+#include "text_support.hpp"
 
 using namespace ioiwari;
 using namespace ioiwari::test;
@@ -166,9 +167,10 @@ TEST_CASE("crafted tables end analyze, starts and the player with one line, neve
   CHECK(ioiwari_run(with_ring({"starts", "--table", path})).status == 0);
   const auto sound = ioiwari_run({"verify", path});
   CHECK(sound.status == 0);
-  CHECK(sound.out.starts_with("table '" + path +
-                              "' is the true table of the ring of 8 pits, capacity 4: "
-                              "48915 classes; 2 blocks ("));
+  CHECK(test::unwrapped(sound.out).starts_with(
+      "table '" + path +
+      "' is the true table of the ring of 8 pits, capacity 4: "
+      "48915 classes; 2 blocks ("));
 }
 
 TEST_CASE("a FIFO, a directory or a device given as a table is refused at once",
@@ -415,9 +417,10 @@ TEST_CASE(
                                  folder.file("work"), "--out", folder.file("tiers.table")});
   INFO(past.err);
   REQUIRE(past.status == 0);
-  CHECK(past.out.starts_with("solved the ring of 10 pits, capacity 5 past memory: 6047412 "));
-  CHECK(past.out.find(" moves answered from files (") != std::string::npos);
-  CHECK(past.out.find(" read back); wrote ") != std::string::npos);
+  CHECK(test::unwrapped(past.out).starts_with(
+      "solved the ring of 10 pits, capacity 5 past memory: 6047412 "));
+  CHECK(test::unwrapped(past.out).find(" moves answered from files (") != std::string::npos);
+  CHECK(test::unwrapped(past.out).find(" read back); wrote ") != std::string::npos);
   CHECK(same_bytes(folder.file("tiers.table"), folder.file("memory.table")));
   // Within its 10 MB, over what the program takes for a ring of no size.
   const auto least = ioiwari_run({"solve", "--pits", "5", "--out", folder.file("five.table")});
@@ -775,8 +778,8 @@ TEST_CASE("verify reads a table once through a block's memory, not into memory",
     const auto verified = ioiwari_run({"verify", path});
     INFO(path << ": " << verified.err);
     CHECK(verified.status == 0);
-    CHECK(verified.out.find(": the ring's true root, which ioiwari has built in\n") !=
-          std::string::npos);
+    CHECK(test::unwrapped(verified.out)
+              .find(": the ring's true root, which ioiwari has built in\n") != std::string::npos);
 #ifndef IOIWARI_SANITIZED  // a sanitized program's peak is mostly the sanitizers' own memory
     CHECK(static_cast<std::uint64_t>(verified.peak_kb) * 1024 < bytes / 4);
 #endif
@@ -792,16 +795,24 @@ TEST_CASE("convert writes a table again in the other format, to solve's own byte
   const auto to5 = ioiwari_run({"convert", plain, "--out", folder.file("five.table")});
   INFO(to5.err);
   REQUIRE(to5.status == 0);
-  CHECK(to5.out.starts_with("converted the table of 9 pits, capacity 5 from '" + plain +
-                            "' (format 4, 1.7 MB) to '" + folder.file("five.table") +
-                            "' (format 5, "));
-  CHECK(to5.out.find(", root 77586703fc2f4fd6928965e335e483a9cfa131c2e7cdaf7625e5b4597bf3197d\n") !=
+  CHECK(test::unwrapped(to5.out).starts_with("converted the table of 9 pits, capacity 5 from '" +
+                                             plain + "' (format 4, 1.7 MB) to '" +
+                                             folder.file("five.table") + "' (format 5, "));
+  CHECK(test::unwrapped(to5.out).find(
+            ", root 77586703fc2f4fd6928965e335e483a9cfa131c2e7cdaf7625e5b4597bf3197d\n") !=
         std::string::npos);
   CHECK(same_bytes(folder.file("five.table"), compressed));
   const auto to4 =
       ioiwari_run({"convert", "--format", "4", compressed, "--out", folder.file("four.table")});
   REQUIRE(to4.status == 0);
   CHECK(same_bytes(folder.file("four.table"), plain));
+  // Without --format, the other format than the file's: format 5 becomes 4, as 4 became 5.
+  const auto back = ioiwari_run({"convert", compressed, "--out", folder.file("back.table")});
+  REQUIRE(back.status == 0);
+  CHECK(test::unwrapped(back.out).find("' (format 5, ") != std::string::npos);
+  CHECK(test::unwrapped(back.out).find("' (format 4, 1.7 MB) in ") != std::string::npos);
+  CHECK(same_bytes(folder.file("back.table"), plain));
+  fs::remove(folder.file("back.table"));
   // A file that is not its ring's true table is no table to convert: nothing is written.
   {
     std::fstream file(compressed, std::ios::in | std::ios::out | std::ios::binary);

@@ -27,6 +27,11 @@ for format in icpc cms; do
     fail "package --format $format said: $(cat "$work/$format.out")"
 done
 [ -f "$work/icpc/problem_statement/problem.en.tex" ] || fail "no statement in the icpc package"
+# One time limit: DOMjudge's file, CMS's task and the statement all say the same.
+limit=$(cat "$work/icpc/.timelimit")
+grep -Eqx "time_limit: $limit(\.0)?" "$work/cms/task.yaml" || fail "CMS's time limit is not $limit s"
+grep -q "time limit of $limit seconds" "$work/icpc/problem_statement/problem.en.tex" ||
+  fail "the statement does not say the time limit of $limit s"
 head -c 8 "$work/cms/statement/statement.pdf" | grep -q '^%PDF-1.4' || fail "no PDF statement"
 # Each statement states its system's scoring: on the problem package format every game, the
 # sample's too, must be won; on CMS each of n_input games is worth 100 / n_input points.

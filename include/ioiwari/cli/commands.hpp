@@ -50,6 +50,10 @@ int run_package(Invocation& call);
 // output could not be written, says so in one line and returns the exit status for it (6).
 int written(Invocation& call, int status);
 
+// Writes a command's report for people on standard output, each line wider than the terminal
+// (80 columns where it is none) wrapped at spaces; lines that fit, a table's rows, as they are.
+void print(Invocation& call, const std::string& text);
+
 // The overview: every usage line, what ioiwari is, the commands with their summaries, the
 // shared options, and how to get a command's help.
 void write_overview(std::ostream& out, int width = 80);

@@ -189,8 +189,14 @@ std::shared_ptr<const RingTable> load_table(const std::string& path,
                                             std::shared_ptr<const RingGeometry> geometry,
                                             const TableReading& reading);
 
-// The ring a table file is of, from its header, checked as load_table() checks it before it
-// looks at the root. Throws TableFileError.
+// The ring a table file is of, and its format, from its header, checked as load_table() checks
+// it before it looks at the root. Throws TableFileError.
+struct TableKind {
+  Ring ring;
+  TableFormat format;
+};
+TableKind table_kind(const std::string& path);
+// Its ring alone.
 Ring table_ring(const std::string& path);
 
 // Copies the table file at `path`, of the ring of `geometry`, into `output` (in its format),

@@ -1,5 +1,6 @@
 #include "common/program.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <csignal>
 #include <exception>
@@ -8,6 +9,7 @@
 #include <ostream>
 
 #include "textio/quoted.hpp"
+#include "textio/wrap.hpp"
 
 #ifndef IOIWARI_VERSION
 #define IOIWARI_VERSION "unknown"
@@ -99,8 +101,9 @@ std::optional<long long> next_case_size(LineReader& in, Where& where, long long 
 }
 
 void answer(std::ostream& out, std::string_view line) {
+  errno = 0;
   out << line << '\n' << std::flush;
-  if (!out) throw OutputClosed();
+  if (!out) throw OutputClosed(errno);  // the failed write's
 }
 
 namespace {
@@ -132,14 +135,19 @@ int run(const Program& program, std::span<const std::string_view> args, std::ist
     }
     if (first == "--help" || first == "-h") {
       usage(program, out);
-      out << '\n' << program.name << ": " << program.summary << "\n\n" << program.help;
+      // Prose wrapped at 80 columns, as a terminal shows it and as it reads in a file.
+      out << '\n'
+          << textio::wrap(std::string(program.name) + ": " + std::string(program.summary), 80)
+          << "\n\n"
+          << textio::wrap(program.help, 80);
       out << "\nExit status:\n"
              "  0  every case was answered\n"
              "  1  internal error\n"
              "  2  bad command line\n"
              "  3  bad input: one line on standard error names the case, the line and the\n"
              "     token; every case before it has been answered in full\n"
-             "  6  standard output was closed\n"
+             "  6  standard output could not be written (its reader went away: nothing is\n"
+             "     said; any other reason: one line)\n"
           << std::flush;
       return static_cast<int>(out ? Exit::ok : Exit::output_closed);
     }
@@ -161,7 +169,7 @@ int run(const Program& program, std::span<const std::string_view> args, std::ist
     err << program.name << ": " << bad.what() << '\n';
     return static_cast<int>(Exit::bad_input);
   } catch (const OutputClosed& closed) {
-    err << program.name << ": " << closed.what() << '\n';
+    if (closed.error != EPIPE) err << program.name << ": " << closed.what() << '\n';
     return static_cast<int>(Exit::output_closed);
   }
   return static_cast<int>(Exit::ok);

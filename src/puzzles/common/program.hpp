@@ -2,6 +2,7 @@
 // what was wrong with it, and the command line (--help, --version) around their solvers.
 #pragma once
 
+#include <cstring>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -27,10 +28,15 @@ class BadInput : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The reader of standard output went away.
+// Standard output could not be written: its reader went away (EPIPE: said by the status alone,
+// as grep says nothing), or another error, which is said.
 class OutputClosed : public std::runtime_error {
  public:
-  OutputClosed() : std::runtime_error("standard output was closed") {}
+  explicit OutputClosed(int why)
+      : std::runtime_error("cannot write standard output" +
+                           (why != 0 ? ": " + std::string(std::strerror(why)) : std::string())),
+        error(why) {}
+  int error;
 };
 
 // The input a line at a time, counting lines.

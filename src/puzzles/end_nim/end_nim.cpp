@@ -129,13 +129,13 @@ void solve(LineReader& in, std::ostream& out) {
 
 const Program kProgram{
     "end-nim", "the outcome class of rows of End-Nim for two sides",
-    "Input: rows, each a line with the number of heaps n (1 <= n <= 1000) and then a line\n"
-    "with the n heap sizes (1 to 10^9 boxes); a line \"0\" ends the input. Left takes boxes\n"
-    "from the leftmost heap, Right from the rightmost, both from the last heap; a player\n"
+    "Input: rows, each a line with the number of heaps n (1 <= n <= 1000) and then a line "
+    "with the n heap sizes (1 to 10^9 boxes); a line \"0\" ends the input. Left takes boxes "
+    "from the leftmost heap, Right from the rightmost, both from the last heap; a player "
     "who cannot move loses.\n"
-    "Output: for each row its outcome class: L (Left wins, whoever starts), R (Right wins,\n"
+    "Output: for each row its outcome class: L (Left wins, whoever starts), R (Right wins, "
     "whoever starts), N (whoever starts wins) or P (whoever starts loses).\n"
-    "Example: \"3 2\" -> L, \"2 1 2\" -> P. Answered from the theory (docs/puzzles.md), in\n"
+    "Example: \"3 2\" -> L, \"2 1 2\" -> P. Answered from the theory (docs/puzzles.md), in "
     "milliseconds for 1000 heaps.\n",
     solve};
 

@@ -152,13 +152,13 @@ void solve(LineReader& in, std::ostream& out) {
 
 const Program kProgram{
     "stake-your-claim", "the best move and forced difference in Stake your claim",
-    "Input: grids, each a line with n (1 <= n <= 8) and then n rows of n squares, each\n"
-    "0, 1 or . (empty), with 1 to 10 empty squares and as many 0s as 1s or one more; a\n"
-    "line \"0\" ends the input. Player 0 moves when the digits are equally many, else\n"
-    "player 1. On the full grid a player scores their largest group of equal digits\n"
+    "Input: grids, each a line with n (1 <= n <= 8) and then n rows of n squares, each "
+    "0, 1 or . (empty), with 1 to 10 empty squares and as many 0s as 1s or one more; a "
+    "line \"0\" ends the input. Player 0 moves when the digits are equally many, else "
+    "player 1. On the full grid a player scores their largest group of equal digits "
     "joined through edges; each plays for (own score - other's).\n"
-    "Output: for each grid \"(r,c) s\": the best move for the player to move (0-based row\n"
-    "and column; among equal moves the smallest row, then column) and the difference\n"
+    "Output: for each grid \"(r,c) s\": the best move for the player to move (0-based row "
+    "and column; among equal moves the smallest row, then column) and the difference "
     "that player can force. Solved by the generic memoized negamax.\n",
     solve};
 

@@ -92,12 +92,12 @@ void solve(LineReader& in, std::ostream& out) {
 
 const Program kProgram{
     "take-fraction", "the winning move of Take a fraction, or -1",
-    "Input: lines \"n m\" (1 <= n <= 10^18, 2 <= m <= 10^6) to the end of input; blank\n"
-    "lines are skipped. n grains lie on the table; a move eats 1 to floor(r/m) of the r\n"
+    "Input: lines \"n m\" (1 <= n <= 10^18, 2 <= m <= 10^6) to the end of input; blank "
+    "lines are skipped. n grains lie on the table; a move eats 1 to floor(r/m) of the r "
     "grains left, and a player who cannot move loses.\n"
-    "Output: for each line, the grains the player to move must eat to win (there is never\n"
+    "Output: for each line, the grains the player to move must eat to win (there is never "
     "more than one winning move), or -1 when every move loses.\n"
-    "Example: \"8 2\" -> 1, \"7 2\" -> -1. Answered from the theory of the lost positions, in\n"
+    "Example: \"8 2\" -> 1, \"7 2\" -> -1. Answered from the theory of the lost positions, in "
     "well under a second per line for any n and m.\n",
     solve};
 

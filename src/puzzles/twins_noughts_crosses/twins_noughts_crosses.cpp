@@ -125,13 +125,13 @@ void solve(LineReader& in, std::ostream& out) {
 
 const Program kProgram{
     "twins-noughts-crosses", "both totals of Twins' noughts and crosses with perfect play",
-    "Input: two lines of three weights b (b[i][j] pays for squares (i,j) and (i+1,j)),\n"
-    "then three lines of two weights c (c[i][j] pays for squares (i,j) and (i,j+1)), all\n"
-    "0 to 100. Several such cases may follow each other; blank lines between cases are\n"
-    "skipped. The first player writes o, the second x, until the grid is full; a pair pays\n"
+    "Input: two lines of three weights b (b[i][j] pays for squares (i,j) and (i+1,j)), "
+    "then three lines of two weights c (c[i][j] pays for squares (i,j) and (i,j+1)), all "
+    "0 to 100. Several such cases may follow each other; blank lines between cases are "
+    "skipped. The first player writes o, the second x, until the grid is full; a pair pays "
     "the first player when its letters match, else the second.\n"
     "Output: for each case the first player's total, then the second's, each on a line.\n"
-    "Example: \"0 15 0 / 0 0 25 / 20 10 / 0 0 / 25 0\" -> 15 and 80. Solved by the\n"
+    "Example: \"0 15 0 / 0 0 25 / 20 10 / 0 0 / 25 0\" -> 15 and 80. Solved by the "
     "generic memoized negamax over the 3^9 grids.\n",
     solve};
 
