@@ -219,6 +219,39 @@ TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2
   CHECK(machine.find("\"all_won\": false}") != std::string::npos);
 }
 
+TEST_CASE("a run stopped from outside keeps the games judged before, and says so",
+          "[e2e][referee]") {
+  // Stopped as Ctrl-C stops it, once two games have ended: those two are reported, the rest not.
+  RefereePlan plan = plan_for({PLAYER_IOIWARI}, 3, 1);
+  std::atomic<bool> stop{false};
+  plan.stop = &stop;
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  std::vector<GameReport> judged;
+  try {
+    run_games(plan, table(), *sandbox, [&](const GameReport&, std::size_t done) {
+      if (done == 2) stop = true;
+    });
+    FAIL("the run was not stopped");
+  } catch (RefereeStopped& stopped) {
+    judged = std::move(stopped.judged);
+  }
+  REQUIRE(judged.size() == 2);
+  CHECK(judged[0].start == plan.starts[0]);  // in plan order: the first start's two games
+  CHECK(judged[1].strategy == Strategy::random);
+  for (const GameReport& report : judged)
+    CHECK(report.verdict == Verdict::win);
+  std::ostringstream summary, json;
+  write_summary(summary, RefereeRun{plan, *sandbox, judged, "SIGINT"}, 5, 80);
+  write_json(json, RefereeRun{plan, *sandbox, judged, "SIGINT"});
+  const std::string text = summary.str();
+  INFO(text);
+  CHECK(text.starts_with("ioiwari referee: 2 of 6 games judged before SIGINT stopped the run"));
+  CHECK(text.find("points: 8 of 8\n") != std::string::npos);
+  CHECK(text.ends_with("stopped by SIGINT: 4 of the games planned were not judged\n"));
+  CHECK(
+      json.str().starts_with("{\"games\": 2, \"planned_games\": 6, \"stopped_by\": \"SIGINT\", "));
+}
+
 TEST_CASE("hostile players: the referee keeps its memory, judges them, leaves nothing running",
           "[e2e][referee][hostile]") {
   struct Case {
