@@ -103,8 +103,15 @@ int run_play(Invocation& call) {
   options.strategy = *strategy_named(*call.parsed.text(opt::strategy));
   options.strategy_seed = seed ? *seed : std::random_device{}();
   options.interrupted = environment.interrupted;
-  // A new game's start: one of the ring's at random, also after a game from --start.
-  options.next_start = [&setup] {
+  // A new game's start: one of the ring's at random, also after a game from --start; where the
+  // ring's start rule holds none (a start was given), only the same start again.
+  try {
+    options.new_starts = !setup.starts().empty();
+  } catch (const UsageError&) {
+    options.new_starts = false;
+  }
+  options.next_start = [&setup, &options] {
+    if (!options.new_starts) return options.start;
     std::optional<std::uint64_t> none;
     return setup.drawn_start(none);
   };

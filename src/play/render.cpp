@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "textio/number.hpp"
+
 namespace ioiwari {
 
 std::string Style::paint(std::string_view code, std::string_view text) const {
@@ -140,7 +142,8 @@ void draw_board(std::ostream& out, const Match& game, const Names& names, const 
       << name_of(names, Player::second)
       << " (player 2): " << style.good(std::to_string(game.bank(Player::second))) << '\n';
   if (game.over()) {
-    out << "  game over after " << game.history().size() << " moves";
+    out << "  game over after "
+        << textio::counted(static_cast<unsigned long long>(game.history().size()), "move", "moves");
   } else {
     out << "  move " << game.move_number() << ": " << name_of(names, game.to_move()) << " to play";
   }

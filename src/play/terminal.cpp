@@ -285,7 +285,9 @@ class TerminalGame {
   bool again() {
     if (!options_.next_start) return false;
     for (;;) {
-      out_ << "Play again? [y: a new start, s: the same start, n: quit]> " << std::flush;
+      out_ << (options_.new_starts ? "Play again? [y: a new start, s: the same start, n: quit]> "
+                                   : "Play again? [s: the same start, n: quit]> ")
+           << std::flush;
       std::string line;
       if (!std::getline(in_, line)) {
         out_ << '\n';
@@ -294,7 +296,7 @@ class TerminalGame {
       std::string answer = parse_command(line, 1).text;
       for (char& c : answer)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (answer == "y" || answer == "yes") {
+      if ((answer == "y" || answer == "yes") && options_.new_starts) {
         same_start_ = false;
         return true;
       }
@@ -304,7 +306,9 @@ class TerminalGame {
       }
       if (answer == "n" || answer == "no" || answer == "q" || answer == "quit") return false;
       say((answer.empty() ? std::string("Nothing typed") : "I can't read " + quoted(line)) +
-          ": type y for a new start, s for the same one, or n to stop.");
+          (options_.new_starts ? ": type y for a new start, s for the same one, or n to stop."
+                               : ": this ring draws no start of its own (--start-range); type "
+                                 "s for the same one, or n to stop."));
     }
   }
 

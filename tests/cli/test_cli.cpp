@@ -772,3 +772,22 @@ TEST_CASE("package refuses a ring whose solve would not fit the time limit, sayi
       run({"package", "--format", "icpc", "--out", out, "--pits", "11", "--capacity", "4"}).code ==
       to_int(ExitCode::usage));
 }
+
+TEST_CASE("play again on a ring that draws no start of its own offers the same start only",
+          "[cli][terminal]") {
+  // 3 pits of capacity 1: the default start range (2..1) holds no count, so only --start plays.
+  const Result result =
+      run({"play", "--pits", "3", "--capacity", "1", "--start", "1 0 0"}, "1\ny\ns\n1\nn\n");
+  CHECK(result.code == 0);
+  CHECK(result.err.empty());
+  CHECK(result.out.find("Play again? [s: the same start, n: quit]> ") != std::string::npos);
+  CHECK(result.out.find("this ring draws no start of its own (--start-range)") !=
+        std::string::npos);
+  CHECK(result.out.find("game over after 1 move ") != std::string::npos);
+  // Two games played, both from the start given.
+  std::size_t games = 0;
+  for (auto at = result.out.find("Start: 1 0 0."); at != std::string::npos;
+       at = result.out.find("Start: 1 0 0.", at + 1))
+    ++games;
+  CHECK(games == 2);
+}

@@ -57,8 +57,10 @@ struct PlayOptions {
   std::function<bool()> interrupted = [] { return false; };
   // Told each game when it ends or is left, to keep it (`--record`); empty: not kept.
   std::function<void(const Match& game)> keep;
-  // A new start for "play again" after a game ends; empty: the question is not asked.
+  // A new start for "play again" after a game ends; empty: the question is not asked. Where
+  // the ring draws no start of its own (`new_starts` false), only the same start is offered.
   std::function<Board()> next_start;
+  bool new_starts = true;
 };
 
 // Exit status of `ioiwari play` when Ctrl-C ended the game (128 + SIGINT, as shells report it).
