@@ -150,6 +150,7 @@ int run_referee(Invocation& call) {
       call.complain("stopped by " + stop.signal_name() + "; no game was judged");
     } else {
       report(call, RefereeRun{plan, *sandbox, stopped.judged, stop.signal_name()}, json);
+      call.out.flush();  // the summary first, then the line that says it is a part
       call.complain("stopped by " + stop.signal_name() + " after " +
                     std::to_string(stopped.judged.size()) + " of " +
                     std::to_string(plan.starts.size() * plan.strategies.size()) +
