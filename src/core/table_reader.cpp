@@ -591,6 +591,15 @@ TableKind table_kind(const std::string& path) {
   }
 }
 
+void check_table_opens(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                       const RootBook& roots, std::uint64_t memory) {
+  try {
+    const TableFile file(path, std::move(geometry), roots, false, memory);
+  } catch (const std::bad_alloc&) {
+    out_of_memory(path);
+  }
+}
+
 Ring table_ring(const std::string& path) {
   return table_kind(path).ring;
 }

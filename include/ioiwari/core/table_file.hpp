@@ -199,6 +199,12 @@ TableKind table_kind(const std::string& path);
 // Its ring alone.
 Ring table_ring(const std::string& path);
 
+// Opens the table file at `path` as copy_table() opens it, every check of its header, sizes,
+// top hashes and root made within `memory`, and closes it: what a copy checks before it makes
+// anything of its own. Throws TableFileError.
+void check_table_opens(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                       const RootBook& roots, std::uint64_t memory);
+
 // Copies the table file at `path`, of the ring of `geometry`, into `output` (in its format),
 // every page read and checked as a look-up reads it; the file's root must be the ring's true
 // root, built in or in `roots`, and is the copy's. Returns the file's format version. Throws
