@@ -27,6 +27,8 @@ for format in icpc cms; do
     fail "package --format $format said: $(cat "$work/$format.out")"
 done
 [ -f "$work/icpc/problem_statement/problem.en.tex" ] || fail "no statement in the icpc package"
+# CMS shows contestants every test's outcome: the statement promises it.
+grep -qx "feedback_level: full" "$work/cms/task.yaml" || fail "CMS's feedback is not full"
 # One time limit: DOMjudge's file, CMS's task and the statement all say the same.
 limit=$(cat "$work/icpc/.timelimit")
 grep -Eqx "time_limit: $limit(\.0)?" "$work/cms/task.yaml" || fail "CMS's time limit is not $limit s"

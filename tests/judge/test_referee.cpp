@@ -219,6 +219,32 @@ TEST_CASE("the summary counts verdicts and points and lists failing games", "[e2
   CHECK(machine.find("\"all_won\": false}") != std::string::npos);
 }
 
+TEST_CASE("a player's standard error reaches the summary and the JSON escaped, and cut with ...",
+          "[e2e][referee]") {
+  RefereePlan plan = plan_for({PLAYER_IOIWARI}, 1, 1);
+  plan.strategies = {Strategy::optimal};
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  GameReport report;
+  report.start = plan.starts.front();
+  report.verdict = Verdict::loss;
+  const std::string long_line(300, 'x');
+  report.player_errors = "a\\b \\q \"quoted\"\n" + long_line + "\n";
+  report.player_error_lines = 2;
+  const std::vector<GameReport> reports = {report};
+  std::ostringstream summary, json;
+  write_summary(summary, RefereeRun{plan, *sandbox, reports, ""}, 5, 80);
+  write_json(json, RefereeRun{plan, *sandbox, reports, ""});
+  INFO(summary.str());
+  // The summary: a backslash and a quote escaped, a line too long for the width cut with "...".
+  CHECK(summary.str().find("  its standard error: \"a\\\\b \\\\q \\\"quoted\\\"\"\n") !=
+        std::string::npos);
+  CHECK(summary.str().find("xxx...\"\n") != std::string::npos);
+  // The JSON: a string that decodes to the bytes written, the long line cut at 200 bytes.
+  const std::string document = json.str();
+  CHECK(document.find("\"stderr\": [\"a\\\\b \\\\q \\\"quoted\\\"\", \"" + std::string(200, 'x') +
+                      "\"]") != std::string::npos);
+}
+
 TEST_CASE("a run stopped from outside keeps the games judged before, and says so",
           "[e2e][referee]") {
   // Stopped as Ctrl-C stops it, once two games have ended: those two are reported, the rest not.

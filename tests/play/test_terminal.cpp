@@ -477,6 +477,10 @@ TEST_CASE("a record file is read strictly, naming the line at fault", "[terminal
             "line 7: move 2, pit 2, is not legal on 4 0 3 5 0 3 2"},
            {"ioiwari record 1\npits 7\ncapacity 5\nstart 4 3 2 4 2 3\nyou 1\n",
             "line 4: the start"},
+           // Strict: a count written with a leading zero is no count.
+           {"ioiwari record 1\npits 7\ncapacity 5\nstart 04 3 2 4 2 3 2\nyou 1\nopponent "
+            "optimal\nmoves 2 3\n",
+            "line 4: the start's beads are numbers, not \"04\""},
            {"ioiwari record 1\npits 17\ncapacity 5\n", "line 3: no ring"},
            {good.substr(0, good.size() - 1), "no newline"},
        }) {
@@ -488,4 +492,18 @@ TEST_CASE("a record file is read strictly, naming the line at fault", "[terminal
       CHECK(std::string(error.what()).find(says) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a new move after undo clears what redo would play; undo before a first move is refused",
+          "[terminal]") {
+  // Undo, then another move: redo has nothing to play (it played pit 2 with no beads when the
+  // list was kept).
+  const Session moved = play("2\nundo\n1\nredo\nquit\n", options_for(kExample));
+  CHECK(has(moved.screen, "Nothing to redo: no move was taken back since your last move."));
+  CHECK_FALSE(has(moved.screen, "You played pit 2 (0 beads)"));
+  // Playing second: undo before one's own first move takes nothing back (ioiwari's move stays).
+  const Session second = play("undo\nquit\n", options_for(kExample, Player::second));
+  CHECK(second.code == 0);
+  CHECK(has(second.screen, "Nothing to undo: you have not moved yet."));
+  CHECK(has(second.screen, "You left the game at move 2."));
 }
