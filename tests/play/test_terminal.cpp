@@ -494,8 +494,9 @@ TEST_CASE("a record file is read strictly, naming the line at fault", "[terminal
   }
 }
 
-TEST_CASE("a new move after undo clears what redo would play; undo before a first move is refused",
-          "[terminal]") {
+TEST_CASE(
+    "a new move after undo clears what redo would play, and undo before a first move is refused",
+    "[terminal]") {
   // Undo, then another move: redo has nothing to play (it played pit 2 with no beads when the
   // list was kept).
   const Session moved = play("2\nundo\n1\nredo\nquit\n", options_for(kExample));
