@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "file_kind.hpp"
 #include "ioiwari/core/table_file.hpp"
@@ -47,19 +48,6 @@ void check_owner(const std::string& path, const struct stat& status, const std::
   }
 }
 
-// Whether the list's folder exists (and is trusted); throws when it exists and is not.
-bool check_folder(const std::string& path) {
-  const std::string folder = folder_of(path);
-  struct stat status {};
-  if (::stat(folder.c_str(), &status) != 0) {
-    if (errno == ENOENT) return false;
-    refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
-  }
-  if (!S_ISDIR(status.st_mode)) refuse(Kind::unreadable, path, "is in no folder");
-  check_owner(path, status, "its folder");
-  return true;
-}
-
 std::vector<RecordedRoot> parse(const std::string& path, const std::string& text) {
   std::vector<RecordedRoot> roots;
   std::istringstream lines(text);
@@ -76,7 +64,7 @@ std::vector<RecordedRoot> parse(const std::string& path, const std::string& text
     if (hex_root.empty() || (words >> more) || line != pits + " " + capacity + " " + hex_root)
       bad("not PITS CAPACITY ROOT");
     const auto number_of = [&](const std::string& word) {
-      if (word.empty() || word.size() > 3 ||
+      if (word.empty() || word.size() > 2 || (word.size() > 1 && word[0] == '0') ||
           word.find_first_not_of("0123456789") != std::string::npos)
         bad("not PITS CAPACITY ROOT");
       return std::stoi(word);
@@ -96,34 +84,66 @@ std::vector<RecordedRoot> parse(const std::string& path, const std::string& text
 
 }  // namespace
 
-std::vector<RecordedRoot> read_root_list(const std::string& path) {
-  if (!check_folder(path)) return {};
+RootList::RootList(int folder, std::string path)
+    : folder_(folder), path_(std::move(path)), name_(path_.substr(path_.rfind('/') + 1)) {}
+
+RootList::RootList(RootList&& other) noexcept
+    : folder_(std::exchange(other.folder_, -1)),
+      path_(std::move(other.path_)),
+      name_(std::move(other.name_)) {}
+
+RootList::~RootList() {
+  if (folder_ >= 0) ::close(folder_);
+}
+
+std::optional<RootList> RootList::open(const std::string& path) {
+  const std::string folder = folder_of(path);
+  // The folder may be reached through links; the one reached is checked, and everything after
+  // is done through this handle, so that a folder renamed or put in its place after the check
+  // (its parent may be writable by others) is never the one read or written.
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    if (errno == ENOTDIR) refuse(Kind::unreadable, path, "is in no folder");
+    refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
+  }
+  RootList list(fd, path);
+  struct stat status {};
+  if (::fstat(fd, &status) != 0)
+    refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
+  check_owner(path, status, "its folder");
+  return list;
+}
+
+std::vector<RecordedRoot> RootList::read() const {
   // Not followed if it is a link: the file itself must be this user's.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      ::openat(folder_, name_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return {};
-    if (errno == ELOOP) refuse(Kind::unreadable, path, "is a symbolic link: it is not trusted");
-    refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
+    if (errno == ELOOP) refuse(Kind::unreadable, path_, "is a symbolic link: it is not trusted");
+    refuse(Kind::unreadable, path_, "cannot be read: " + std::string(std::strerror(errno)));
   }
   std::string text;
   struct stat status {};
   const bool stated = ::fstat(fd, &status) == 0;
   try {
     if (!stated)
-      refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
-    if (!S_ISREG(status.st_mode)) refuse(Kind::unreadable, path, "is " + kind_of(status.st_mode));
-    check_owner(path, status, "it");
-    if (status.st_size > kMostListBytes) refuse(Kind::unreadable, path, "is too long to be a list");
+      refuse(Kind::unreadable, path_, "cannot be read: " + std::string(std::strerror(errno)));
+    if (!S_ISREG(status.st_mode)) refuse(Kind::unreadable, path_, "is " + kind_of(status.st_mode));
+    check_owner(path_, status, "it");
+    if (status.st_size > kMostListBytes)
+      refuse(Kind::unreadable, path_, "is too long to be a list (over 65,536 bytes)");
     text.resize(static_cast<std::size_t>(status.st_size) + 1);
     std::size_t got = 0;
     for (;;) {
       const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0)
-        refuse(Kind::unreadable, path, "cannot be read: " + std::string(std::strerror(errno)));
+        refuse(Kind::unreadable, path_, "cannot be read: " + std::string(std::strerror(errno)));
       if (n == 0) break;
       got += static_cast<std::size_t>(n);
-      if (got == text.size()) refuse(Kind::unreadable, path, "grew while it was read");
+      if (got == text.size()) refuse(Kind::unreadable, path_, "grew while it was read");
     }
     text.resize(got);
   } catch (...) {
@@ -131,34 +151,27 @@ std::vector<RecordedRoot> read_root_list(const std::string& path) {
     throw;
   }
   ::close(fd);
-  return parse(path, text);
+  return parse(path_, text);
 }
 
-void record_root(const std::string& path, Ring ring, const Digest& root) {
-  const std::string folder = folder_of(path);
+void RootList::record(Ring ring, const Digest& root) const {
   const auto cannot = [&](const std::string& what) {
-    refuse(Kind::unwritable, path, "cannot be written: " + what + ": " + std::strerror(errno));
+    refuse(Kind::unwritable, path_, "cannot be written: " + what + ": " + std::strerror(errno));
   };
-  // The folder and any missing above it, private, as the XDG base directories ask.
-  for (std::size_t at = 1; at <= folder.size(); ++at) {
-    if (at != folder.size() && folder[at] != '/') continue;
-    const std::string part = folder.substr(0, at);
-    if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) cannot("cannot make " + part);
-  }
-  check_folder(path);
-  const std::string lock_path = path + ".lock";
-  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (lock < 0) cannot("its lock " + lock_path);
+  const std::string lock_name = name_ + ".lock";
+  const int lock =
+      ::openat(folder_, lock_name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (lock < 0) cannot("its lock " + path_ + ".lock");
   while (::flock(lock, LOCK_EX) != 0) {
     if (errno != EINTR) {
       ::close(lock);
-      cannot("its lock " + lock_path);
+      cannot("its lock " + path_ + ".lock");
     }
   }
-  const std::string temporary = path + ".new-" + std::to_string(::getpid());
+  const std::string temporary = name_ + ".new-" + std::to_string(::getpid());
   int fd = -1;
   try {
-    std::vector<RecordedRoot> roots = read_root_list(path);
+    std::vector<RecordedRoot> roots = read();
     std::erase_if(roots, [&](const RecordedRoot& known) { return known.ring == ring; });
     roots.push_back({ring, root});
     std::sort(roots.begin(), roots.end(), [](const RecordedRoot& a, const RecordedRoot& b) {
@@ -171,8 +184,9 @@ void record_root(const std::string& path, Ring ring, const Digest& root) {
       text += std::to_string(known.ring.pits) + " " + std::to_string(known.ring.capacity) + " " +
               hex(known.root) + "\n";
     }
-    ::unlink(temporary.c_str());
-    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    ::unlinkat(folder_, temporary.c_str(), 0);
+    fd = ::openat(folder_, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0600);
     if (fd < 0) cannot("cannot make " + temporary);
     for (std::size_t done = 0; done < text.size();) {
       const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -183,19 +197,36 @@ void record_root(const std::string& path, Ring ring, const Digest& root) {
     if (::fsync(fd) != 0) cannot("cannot write " + temporary);
     ::close(fd);
     fd = -1;
-    if (::rename(temporary.c_str(), path.c_str()) != 0) cannot("cannot rename " + temporary);
-    const int directory = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (directory >= 0) {
-      ::fsync(directory);
-      ::close(directory);
-    }
+    if (::renameat(folder_, temporary.c_str(), folder_, name_.c_str()) != 0)
+      cannot("cannot rename " + temporary);
+    ::fsync(folder_);
   } catch (...) {
     if (fd >= 0) ::close(fd);
-    ::unlink(temporary.c_str());
+    ::unlinkat(folder_, temporary.c_str(), 0);
     ::close(lock);
     throw;
   }
   ::close(lock);
+}
+
+std::vector<RecordedRoot> read_root_list(const std::string& path) {
+  const std::optional<RootList> list = RootList::open(path);
+  return list ? list->read() : std::vector<RecordedRoot>{};
+}
+
+void record_root(const std::string& path, Ring ring, const Digest& root) {
+  const std::string folder = folder_of(path);
+  // The folder and any missing above it, private, as the XDG base directories ask.
+  for (std::size_t at = 1; at <= folder.size(); ++at) {
+    if (at != folder.size() && folder[at] != '/') continue;
+    const std::string part = folder.substr(0, at);
+    if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST)
+      refuse(Kind::unwritable, path,
+             "cannot be written: cannot make " + part + ": " + std::strerror(errno));
+  }
+  const std::optional<RootList> list = RootList::open(path);
+  if (!list) refuse(Kind::unwritable, path, "cannot be written: its folder went away");
+  list->record(ring, root);
 }
 
 std::optional<Digest> RootBook::recorded(Ring ring) const {

@@ -180,14 +180,68 @@ TEST_CASE("a list with a line that is not a root is refused, naming the line", "
        {std::string("6 4"), "6  4 " + hex(some_root(7)), "6 4 " + hex(some_root(7)) + " x",
         "17 4 " + hex(some_root(7)), "16 9 " + hex(some_root(7)),
         "6 4 " + hex(some_root(7)).substr(1), "6 4 " + hex(some_root(7)).substr(1) + "G",
-        "-6 4 " + hex(some_root(7)), "6 04x " + hex(some_root(7)), good + "\n" + good}) {
+        "-6 4 " + hex(some_root(7)), "6 04x " + hex(some_root(7)), "06 4 " + hex(some_root(7)),
+        "6 04 " + hex(some_root(7)), "+6 4 " + hex(some_root(7)), good + "\r", " " + good,
+        good + " ", std::string("   "), std::string("\t"),
+        "6 4 " + hex(some_root(7)).substr(1) + "A", good + "\n" + good}) {
     INFO(bad);
-    write_text(list, "# a comment\n\n" + bad + "\n");
+    // One bad line refuses the whole list, good lines before and after it included.
+    write_text(list, "# a comment\n\n5 5 " + hex(some_root(8)) + "\n" + bad + "\n");
     const std::string why = refusal(list);
     CHECK(why.find("has a bad line ") != std::string::npos);
   }
   write_text(list, "# a comment\n\n" + good + "\n");
   CHECK(refusal(list).empty());
+  // The last line needs no line feed.
+  write_text(list, "# a comment\n" + good);
+  REQUIRE(read_root_list(list).size() == 1);
+  CHECK(read_root_list(list)[0].root == some_root(7));
+  // At most 65,536 bytes: the longest list of every ring is a tenth of that.
+  std::string longest = good + "\n#";
+  longest.resize(65535, '#');
+  write_text(list, longest + "\n");
+  CHECK(refusal(list).empty());
+  write_text(list, longest + "#\n");
+  CHECK(refusal(list).find("is too long to be a list") != std::string::npos);
+}
+
+TEST_CASE("the list is read and written through the folder that was checked", "[roots][hostile]") {
+  TempFolder folder;
+  // The data home itself may be anyone's to write: what is checked is the list's own folder,
+  // and the list is read through it alone.
+  fs::create_directory(folder.file("shared"));
+  REQUIRE(::chmod(folder.file("shared").c_str(), 0777) == 0);
+  const std::string list = folder.file("shared/ioiwari/roots");
+  record_root(list, Ring{6, 4}, some_root(1));
+  REQUIRE(read_root_list(list).size() == 1);
+
+  // Another user swaps the folder after the check: the list read is still the checked one's.
+  // (The other folder here is this user's, so that a check by path would pass on it too.)
+  const std::optional<RootList> opened = RootList::open(list);
+  REQUIRE(opened);
+  fs::rename(folder.file("shared/ioiwari"), folder.file("shared/ioiwari.checked"));
+  fs::create_directory(folder.file("shared/ioiwari"));
+  REQUIRE(::chmod(folder.file("shared/ioiwari").c_str(), 0700) == 0);
+  write_text(list, "6 4 " + hex(some_root(9)) + "\n");
+  std::vector<RecordedRoot> roots = opened->read();
+  REQUIRE(roots.size() == 1);
+  CHECK(roots[0].root == some_root(1));
+  // And a record goes to the folder checked, not to the one put in its place.
+  opened->record(Ring{9, 2}, some_root(2));
+  CHECK(read_root_list(folder.file("shared/ioiwari.checked/roots")).size() == 2);
+  roots = read_root_list(list);
+  REQUIRE(roots.size() == 1);
+  CHECK(roots[0].root == some_root(9));
+
+  // The folder may be reached through a symbolic link: the folder it leads to is checked.
+  fs::create_directory_symlink(folder.file("shared/ioiwari.checked"), folder.file("linked"));
+  CHECK(read_root_list(folder.file("linked/roots")).size() == 2);
+  REQUIRE(::chmod(folder.file("shared/ioiwari.checked").c_str(), 0770) == 0);
+  CHECK(refusal(folder.file("linked/roots")).find("other users may write its folder") !=
+        std::string::npos);
+  // A list whose folder is no folder.
+  write_text(folder.file("plain"), "");
+  CHECK(refusal(folder.file("plain/roots")).find("is in no folder") != std::string::npos);
 }
 
 TEST_CASE("a recorded root holds a ring's files to it, as a built-in root does",

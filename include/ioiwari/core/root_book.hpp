@@ -32,6 +32,33 @@ std::vector<RecordedRoot> read_root_list(const std::string& path);
 // the new one, and no record is lost. Throws TableFileError (unreadable, unwritable).
 void record_root(const std::string& path, Ring ring, const Digest& root);
 
+// A user's list of roots reached through its folder, opened once and checked: the list is read
+// and written through that handle, so a folder renamed, or another put in its place, after the
+// check (its parent may be writable by other users) is never the one read or written.
+// read_root_list() and record_root() are this class's open() and read() or record().
+class RootList {
+ public:
+  // The folder of the list at `path`, opened and checked as read_root_list() says: nothing
+  // when the folder does not exist. Throws TableFileError (unreadable) when it is not trusted.
+  static std::optional<RootList> open(const std::string& path);
+  // The list's roots, read through the folder opened: none when there is no list.
+  std::vector<RecordedRoot> read() const;
+  // Records `root` as record_root() says, through the folder opened.
+  void record(Ring ring, const Digest& root) const;
+
+  RootList(RootList&& other) noexcept;
+  RootList& operator=(RootList&&) = delete;
+  RootList(const RootList&) = delete;
+  RootList& operator=(const RootList&) = delete;
+  ~RootList();
+
+ private:
+  RootList(int folder, std::string path);
+  int folder_;
+  std::string path_;  // as given: what messages name
+  std::string name_;  // the list's name in its folder
+};
+
 class RootBook {
  public:
   // Where a ring's true root comes from.
