@@ -1,6 +1,7 @@
 // The solve past memory (tier_solver.hpp): the table file it writes is the solve in memory's,
 // byte for byte, whatever its window (none: every move answered after its layer's pass; one
 // layer; more), on one thread and on two, and it leaves no file behind.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -261,9 +262,23 @@ TEST_CASE(
   CHECK_FALSE(fs::exists(layers_folder(folder, ring)));
   fs::create_directory(layers_folder(folder, ring));
   fs::permissions(layers_folder(folder, ring), fs::perms::owner_all | fs::perms::group_all);
-  TierSolve solve(geometry, options);
-  CHECK_THROWS_WITH(solve.open(folder.path().string()),
-                    Catch::Matchers::Contains("another user owns it or may write in it"));
+  // Writable by its group, by others (the group's bit clear), or by both.
+  for (const mode_t mode : {mode_t{0770}, mode_t{0757}, mode_t{0702}, mode_t{0777}}) {
+    INFO(std::oct << mode);
+    REQUIRE(::chmod(layers_folder(folder, ring).c_str(), mode) == 0);
+    TierSolve solve(geometry, options);
+    CHECK_THROWS_WITH(solve.open(folder.path().string()),
+                      Catch::Matchers::Contains("another user owns it or may write in it"));
+  }
+  // Another user's, private to them (only root can make it here): in a shared /tmp its name
+  // is known, and its layers and manifests forged.
+  if (::geteuid() == 0) {
+    REQUIRE(::chmod(layers_folder(folder, ring).c_str(), 0700) == 0);
+    REQUIRE(::chown(layers_folder(folder, ring).c_str(), 65534, 65534) == 0);
+    TierSolve solve(geometry, options);
+    CHECK_THROWS_WITH(solve.open(folder.path().string()),
+                      Catch::Matchers::Contains("another user owns it or may write in it"));
+  }
   // A link in its place is not followed.
   fs::remove(layers_folder(folder, ring));
   fs::create_directory(folder.file("elsewhere"));
@@ -271,4 +286,30 @@ TEST_CASE(
   TierSolve linked(geometry, options);
   CHECK_THROWS_AS(linked.open(folder.path().string()), TableFileError);
   CHECK(fs::is_empty(folder.file("elsewhere")));
+}
+
+TEST_CASE("tier solver: what a killed solve left unfinished is removed when the next one opens",
+          "[ring-solver][tiers][hostile]") {
+  TempFolder folder;
+  const Ring ring{8, 4};
+  const std::string table = folder.file("tiers.table");
+  REQUIRE(stopped_solve(ring, 1, 9, folder, table) == 9);
+  // A kill leaves a layer's files half written, beside kept layers and above them.
+  const std::string layers = layers_folder(folder, ring);
+  std::vector<std::string> parts;
+  for (const std::string name :
+       {"lines-9", "values-9", "layer-9", "values-3", "lines-0", "layer-32", "values-32"}) {
+    parts.push_back(layers + "/" + name + ".part");
+    std::ofstream(parts.back()) << "half";
+  }
+  const auto geometry = RingGeometry::of(ring);
+  TierOptions options;
+  options.window = 1;
+  TierSolve solve(geometry, options);
+  solve.open(folder.path().string());
+  for (const std::string& part : parts) {
+    INFO(part);
+    CHECK_FALSE(fs::exists(part));
+  }
+  CHECK(solve.counts().kept_layers == 9);
 }
