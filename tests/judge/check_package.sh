@@ -88,6 +88,23 @@ expect_judge_error "a bad strategy" "$work/bad.in" "$answer"
 echo "value +100" >"$work/bad.ans"
 expect_judge_error "a wrong value" "$game" "$work/bad.ans"
 expect_judge_error "no such file" "$work/none.in" "$answer"
+# The interactor's verdicts, one for each end of a game: a win is accepted (42); a tie and a
+# loss are wrong answers (43), and their feedback says which.
+verdict() {
+  local start=$1 value=$2 move=$3 status=0
+  printf 'ioiwari game 1\npits 7\ncapacity 5\nstart %s\nstrategy optimal\nseed 1\n' "$start" \
+    >"$work/end.in"
+  echo "value $value" >"$work/end.ans"
+  echo "$move" | "$ioiwari" interact "$work/end.in" "$work/end.ans" "$work/feedback" \
+    >/dev/null 2>"$work/err" || status=$?
+  echo "$status $(cat "$work/feedback/teammessage.txt")"
+}
+[ "$(verdict "0 0 0 0 0 1 1" +2 6)" = "42 player 1 wins 2 to 0" ] ||
+  fail "interact, a win: $(verdict "0 0 0 0 0 1 1" +2 6)"
+[ "$(verdict "1 0 0 1 0 0 0" 0 1)" = "43 player 1 ties 1 to 1" ] ||
+  fail "interact, a tie: $(verdict "1 0 0 1 0 0 0" 0 1)"
+[ "$(verdict "0 0 0 0 0 0 1" -1 7)" = "43 player 1 loses 0 to 1" ] ||
+  fail "interact, a loss: $(verdict "0 0 0 0 0 0 1" -1 7)"
 # The input validator refuses what the interactor would.
 status=0
 "$ioiwari" validate <"$work/bad.in" 2>"$work/err" || status=$?
