@@ -105,6 +105,26 @@ verdict() {
   fail "interact, a tie: $(verdict "1 0 0 1 0 0 0" 0 1)"
 [ "$(verdict "0 0 0 0 0 0 1" -1 7)" = "43 player 1 loses 0 to 1" ] ||
   fail "interact, a loss: $(verdict "0 0 0 0 0 0 1" -1 7)"
+# And the manager's outcome for each: CMS keeps the IOI's half point for a tie.
+outcome() {
+  local start=$1 move=$2
+  printf 'ioiwari game 1\npits 7\ncapacity 5\nstart %s\nstrategy optimal\nseed 1\n' "$start" \
+    >"$work/end.in"
+  rm -f "$work/u_to_m" "$work/m_to_u"
+  mkfifo "$work/u_to_m" "$work/m_to_u"
+  # The player writes its one move and closes its output, then reads to the end.
+  sh -c "echo $move; exec >&-; cat >/dev/null" <"$work/m_to_u" >"$work/u_to_m" &
+  "$ioiwari" manage "$work/u_to_m" "$work/m_to_u" <"$work/end.in" 2>"$work/message" ||
+    echo "status $?"
+  wait $!
+  cat "$work/message"
+}
+[ "$(outcome "0 0 0 0 0 1 1" 6 | tr '\n' ' ')" = "1.00 player 1 wins 2 to 0 " ] ||
+  fail "manage, a win: $(outcome "0 0 0 0 0 1 1" 6)"
+[ "$(outcome "1 0 0 1 0 0 0" 1 | tr '\n' ' ')" = "0.50 player 1 ties 1 to 1 " ] ||
+  fail "manage, a tie: $(outcome "1 0 0 1 0 0 0" 1)"
+[ "$(outcome "0 0 0 0 0 0 1" 7 | tr '\n' ' ')" = "0.00 player 1 loses 0 to 1 " ] ||
+  fail "manage, a loss: $(outcome "0 0 0 0 0 0 1" 7)"
 # The input validator refuses what the interactor would.
 status=0
 "$ioiwari" validate <"$work/bad.in" 2>"$work/err" || status=$?
