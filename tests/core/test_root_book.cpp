@@ -1,6 +1,8 @@
 // The roots a user records by verifying a table (root_book.hpp): the list read only when no
 // other user could have written it, written whole and at once, no record lost to another
 // recorder; and a reader holding a ring's files to its recorded root as to a built-in one.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -170,6 +172,11 @@ TEST_CASE("a list another user could have written is not trusted", "[roots][host
   CHECK_THROWS_AS(record_root(list, Ring{9, 2}, some_root(1)), TableFileError);
   REQUIRE(::chmod(list.c_str(), 0600) == 0);
   CHECK(read_root_list(list).size() == 1);
+  // The refused record let its lock go: another recorder takes it at once.
+  const int lock = ::open((list + ".lock").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(lock >= 0);
+  CHECK(::flock(lock, LOCK_EX | LOCK_NB) == 0);
+  ::close(lock);
 }
 
 TEST_CASE("a list with a line that is not a root is refused, naming the line", "[roots][hostile]") {
