@@ -374,6 +374,36 @@ TEST_CASE("the prompt offers what can be done now: undo once you moved, redo onc
   CHECK(play("redo\n", options_for(kExample)).screen.find("Nothing to redo") != std::string::npos);
 }
 
+TEST_CASE("undo twice takes back two turns, and redo twice plays them again in their order",
+          "[terminal]") {
+  const Session session = play("2\n1\nundo\nundo\nredo\nredo\nredo\nquit\n", options_for(kExample));
+  const std::string& screen = session.screen;
+  CHECK(has(screen, "Took back your move from pit 1 and ioiwari's reply."));
+  CHECK(has(screen, "Took back your move from pit 2 and ioiwari's reply."));
+  const auto undone = screen.find("Took back");
+  const auto redone = screen.rfind("Took back");
+  REQUIRE(undone != std::string::npos);
+  const std::string before = screen.substr(0, undone);
+  const std::string after = screen.substr(redone);
+  // Redo plays pit 2 (and its reply) before pit 1 (and its reply), then has nothing more.
+  const auto two = after.find("You played pit 2");
+  const auto one = after.find("You played pit 1");
+  REQUIRE(two != std::string::npos);
+  REQUIRE(one != std::string::npos);
+  CHECK(two < one);
+  CHECK(has(after, "Nothing to redo"));
+  // The game is where it was before the undos: the same turn and moves offered, the same banks.
+  const auto last = [](const std::string& text, const std::string& head, char end) {
+    const auto at = text.rfind(head);
+    return at == std::string::npos ? std::string() : text.substr(at, text.find(end, at) - at);
+  };
+  CHECK_FALSE(last(before, "move 5, your turn [", '>').empty());
+  CHECK(last(after, "move 5, your turn [", '>') == last(before, "move 5, your turn [", '>'));
+  CHECK_FALSE(last(before, "bank of ioiwari", '\n').empty());
+  CHECK(last(after, "bank of you", '\n') == last(before, "bank of you", '\n'));
+  CHECK(last(after, "bank of ioiwari", '\n') == last(before, "bank of ioiwari", '\n'));
+}
+
 TEST_CASE("a weaker opponent plays its strategy's moves, and says so", "[terminal]") {
   PlayOptions options = options_for(kExample);
   options.strategy = Strategy::greedy;
