@@ -2,6 +2,7 @@
 #include "ioiwari/judge/report.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -35,21 +36,52 @@ double millis(std::chrono::nanoseconds time) {
   return std::chrono::duration<double, std::milli>(time).count();
 }
 
+// The UTF-8 sequence that starts `text`: its length and code point, or length 0 where the first
+// byte starts none (a lone or broken byte, an overlong form, a surrogate, past U+10FFFF).
+struct Utf8 {
+  std::size_t length = 0;
+  std::uint32_t code = 0;
+};
+Utf8 utf8_at(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  const std::size_t length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (lead >= 0x80 && length == 1) return {};
+  if (lead > 0xf4 || text.size() < length) return {};
+  std::uint32_t code = length == 1 ? lead : lead & (0x7fu >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0) != 0x80) return {};
+    code = code << 6 | (byte(i) & 0x3fu);
+  }
+  constexpr std::uint32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < kLeast[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return {};
+  return {length, code};
+}
+
+// A JSON string of `text`: UTF-8 text as it is, the quote and the backslash escaped, control
+// characters (C0, DEL and C1) as \u00XX, and each byte that is no UTF-8 as U+FFFD, as readers of
+// text show it (docs/json.md).
 std::string json_string(std::string_view text) {
   std::string json = "\"";
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
+  for (std::size_t i = 0; i < text.size();) {
+    const Utf8 next = utf8_at(text.substr(i));
+    if (next.length == 0) {
+      json += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (next.code == '"' || next.code == '\\') {
       json += '\\';
-      json += c;
-    } else if (byte < 0x20 || byte >= 0x7f) {
+      json += text[i];
+    } else if (next.code < 0x20 || (next.code >= 0x7f && next.code < 0xa0)) {
       constexpr char kHex[] = "0123456789abcdef";
       json += "\\u00";
-      json += kHex[byte >> 4];
-      json += kHex[byte & 0xf];
+      json += kHex[next.code >> 4];
+      json += kHex[next.code & 0xf];
     } else {
-      json += c;
+      json.append(text.substr(i, next.length));
     }
+    i += next.length;
   }
   return json + "\"";
 }

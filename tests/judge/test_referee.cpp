@@ -229,7 +229,12 @@ TEST_CASE("a player's standard error reaches the summary and the JSON escaped, a
   report.verdict = Verdict::loss;
   const std::string long_line(300, 'x');
   report.player_errors = "a\\b \\q \"quoted\"\n" + long_line + "\n";
-  report.player_error_lines = 2;
+  // Text in UTF-8 (é, €, 𝄞), controls (C0, DEL, C1), and bytes that are no UTF-8: a lone
+  // continuation byte, 0xff, an overlong '/', a surrogate, a sequence cut short at the end.
+  report.player_errors +=
+      "\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \x01\t\x7f\xc2\x9b "
+      "\x80\xff\xc0\xaf\xed\xa0\x80\xe2\x82\n";
+  report.player_error_lines = 3;
   const std::vector<GameReport> reports = {report};
   std::ostringstream summary, json;
   write_summary(summary, RefereeRun{plan, *sandbox, reports, ""}, 5, 80);
@@ -242,7 +247,12 @@ TEST_CASE("a player's standard error reaches the summary and the JSON escaped, a
   // The JSON: a string that decodes to the bytes written, the long line cut at 200 bytes.
   const std::string document = json.str();
   CHECK(document.find("\"stderr\": [\"a\\\\b \\\\q \\\"quoted\\\"\", \"" + std::string(200, 'x') +
-                      "\"]") != std::string::npos);
+                      "\", \"\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \\u0001\\u0009\\u007f\\u009b "
+                      "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"]") !=
+        std::string::npos);
+  // The summary shows every byte outside printable ASCII as \xNN, so that none reaches a
+  // terminal as it is.
+  CHECK(summary.str().find("\"\\xc3\\xa9 \\xe2\\x82\\xac") != std::string::npos);
 }
 
 TEST_CASE("a run stopped from outside keeps the games judged before, and says so",
