@@ -229,10 +229,10 @@ TEST_CASE("a player's standard error reaches the summary and the JSON escaped, a
   report.verdict = Verdict::loss;
   const std::string long_line(300, 'x');
   report.player_errors = "a\\b \\q \"quoted\"\n" + long_line + "\n";
-  // Text in UTF-8 (é, €, 𝄞), controls (C0, DEL, C1), and bytes that are no UTF-8: a lone
-  // continuation byte, 0xff, an overlong '/', a surrogate, a sequence cut short at the end.
+  // Text in UTF-8 (a no-break space, é, €, 𝄞), controls (C0, DEL, C1), and bytes that are no UTF-8:
+  // a lone continuation byte, 0xff, an overlong '/', a surrogate, a sequence cut short at the end.
   report.player_errors +=
-      "\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \x01\t\x7f\xc2\x9b "
+      "\xc2\xa0\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \x01\t\x7f\xc2\x9b "
       "\x80\xff\xc0\xaf\xed\xa0\x80\xe2\x82\n";
   report.player_error_lines = 3;
   const std::vector<GameReport> reports = {report};
@@ -246,13 +246,53 @@ TEST_CASE("a player's standard error reaches the summary and the JSON escaped, a
   CHECK(summary.str().find("xxx...\"\n") != std::string::npos);
   // The JSON: a string that decodes to the bytes written, the long line cut at 200 bytes.
   const std::string document = json.str();
-  CHECK(document.find("\"stderr\": [\"a\\\\b \\\\q \\\"quoted\\\"\", \"" + std::string(200, 'x') +
-                      "\", \"\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \\u0001\\u0009\\u007f\\u009b "
-                      "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"]") !=
+  CHECK(document.find(
+            "\"stderr\": [\"a\\\\b \\\\q \\\"quoted\\\"\", \"" + std::string(200, 'x') +
+            "\", \"\xc2\xa0\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e \\u0001\\u0009\\u007f\\u009b "
+            "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"]") !=
         std::string::npos);
   // The summary shows every byte outside printable ASCII as \xNN, so that none reaches a
   // terminal as it is.
-  CHECK(summary.str().find("\"\\xc3\\xa9 \\xe2\\x82\\xac") != std::string::npos);
+  CHECK(summary.str().find("\"\\xc2\\xa0\\xc3\\xa9 \\xe2\\x82\\xac") != std::string::npos);
+}
+
+TEST_CASE("a player's standard error: its first and last lines, kept apart or joined",
+          "[e2e][referee]") {
+  RefereePlan plan = plan_for({PLAYER_IOIWARI}, 1, 1);
+  plan.strategies = {Strategy::optimal};
+  const auto sandbox = test::sandbox_for(plan.player, plan.limits, plan.jobs);
+  // What the JSON says of the player's standard error, kept as the child keeps it: its first
+  // bytes, the bytes after them (the tail), and how many were skipped between.
+  const auto shown = [&](const std::string& head, const std::string& tail, std::uint64_t skipped,
+                         std::uint64_t lines) {
+    GameReport report;
+    report.start = plan.starts.front();
+    report.verdict = Verdict::loss;
+    report.player_errors = head;
+    report.player_errors_tail = tail;
+    report.player_errors_skipped = skipped;
+    report.player_error_lines = lines;
+    std::ostringstream json;
+    write_json(json, RefereeRun{plan, *sandbox, {report}, ""});
+    const std::string document = json.str();
+    const auto from = document.find("\"stderr\": ");
+    return document.substr(from, document.find(", \"stderr_lines\"", from) - from);
+  };
+  // Nothing skipped: the tail goes on from the head, a line across the two joined.
+  CHECK(shown("line 1\nline 2\nline 3\nline 4 begins", " and ends\nline 5\nline 6\n", 0, 6) ==
+        "\"stderr\": [\"line 1\", \"line 2\", \"line 3\"], \"stderr_last\": [\"line 4 begins and "
+        "ends\", \"line 5\", \"line 6\"]");
+  // Bytes skipped: the tail begins within a line, which is left out as a part.
+  CHECK(shown("line 1\nline 2\nline 3\nline 4\n", "rt of line 90\nline 91\nline 92\nline 93\n",
+              5000, 93) ==
+        "\"stderr\": [\"line 1\", \"line 2\", \"line 3\"], \"stderr_last\": [\"line 91\", "
+        "\"line 92\", \"line 93\"]");
+  // The last line without its line feed, after a one-byte part.
+  CHECK(shown("line 1\n", "x\nline 93", 5000, 93) ==
+        "\"stderr\": [\"line 1\"], \"stderr_last\": [\"line 93\"]");
+  // A tail that is all one part of a line: none of it is a whole line.
+  CHECK(shown("line 1\n", "part of a line", 5000, 2) ==
+        "\"stderr\": [\"line 1\"], \"stderr_last\": []");
 }
 
 TEST_CASE("a run stopped from outside keeps the games judged before, and says so",
