@@ -276,23 +276,25 @@ TEST_CASE("a player's standard error: its first and last lines, kept apart or jo
     write_json(json, RefereeRun{plan, *sandbox, {report}, ""});
     const std::string document = json.str();
     const auto from = document.find("\"stderr\": ");
-    return document.substr(from, document.find(", \"stderr_lines\"", from) - from);
+    return document.substr(from, document.find('}', from) - from);
   };
   // Nothing skipped: the tail goes on from the head, a line across the two joined.
   CHECK(shown("line 1\nline 2\nline 3\nline 4 begins", " and ends\nline 5\nline 6\n", 0, 6) ==
         "\"stderr\": [\"line 1\", \"line 2\", \"line 3\"], \"stderr_last\": [\"line 4 begins and "
-        "ends\", \"line 5\", \"line 6\"]");
-  // Bytes skipped: the tail begins within a line, which is left out as a part.
-  CHECK(shown("line 1\nline 2\nline 3\nline 4\n", "rt of line 90\nline 91\nline 92\nline 93\n",
-              5000, 93) ==
+        "ends\", \"line 5\", \"line 6\"], \"stderr_lines\": 6");
+  // Bytes skipped: the tail begins within a line, which is left out as a part; its last three
+  // lines are shown.
+  CHECK(shown("line 1\nline 2\nline 3\nline 4\n",
+              "rt of line 89\nline 90\nline 91\nline 92\nline 93\n", 5000, 93) ==
         "\"stderr\": [\"line 1\", \"line 2\", \"line 3\"], \"stderr_last\": [\"line 91\", "
-        "\"line 92\", \"line 93\"]");
-  // The last line without its line feed, after a one-byte part.
-  CHECK(shown("line 1\n", "x\nline 93", 5000, 93) ==
-        "\"stderr\": [\"line 1\"], \"stderr_last\": [\"line 93\"]");
+        "\"line 92\", \"line 93\"], \"stderr_lines\": 93");
+  // The last line without its line feed, after a one-byte part; a count of lines under those
+  // shown (none given) is made up to them.
+  CHECK(shown("line 1\n", "x\nline 93", 5000, 0) ==
+        "\"stderr\": [\"line 1\"], \"stderr_last\": [\"line 93\"], \"stderr_lines\": 2");
   // A tail that is all one part of a line: none of it is a whole line.
   CHECK(shown("line 1\n", "part of a line", 5000, 2) ==
-        "\"stderr\": [\"line 1\"], \"stderr_last\": []");
+        "\"stderr\": [\"line 1\"], \"stderr_last\": [], \"stderr_lines\": 2");
 }
 
 TEST_CASE("a run stopped from outside keeps the games judged before, and says so",
