@@ -8,13 +8,20 @@ set -u
 mutate=$(realpath "$1")
 work=$(mktemp -d)
 # Ends any test the script left running (by the ids they wrote), then removes the folder.
-trap 'for p in $(cat "$work/slow.pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+trap 'for p in $(cat "$work/notes/slow.pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
       rm -rf "$work"' EXIT
 fail() {
   echo "check_mutate: $*" >&2
   exit 1
 }
 cd "$work" || exit 1
+# As root, the tests run as nobody (--user), who must reach the toy and write its notes.
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  as_user=(--user nobody)
+  chmod 755 "$work"
+fi
+mkdir -m 1777 notes
 cat >score.cpp <<'TOY'
 // A game's points, and a check that never asks for a negative count.
 #include <cstdio>
@@ -42,7 +49,7 @@ chmod +x check
 build="c++ -o score score.cpp"
 
 status=0
-"$mutate" --build "$build" score.cpp:score -- ./check >out 2>err || status=$?
+"$mutate" "${as_user[@]}" --build "$build" score.cpp:score -- ./check >out 2>err || status=$?
 [ "$status" -eq 1 ] || fail "a run with survivors: status $status, not 1: $(cat err)"
 cat >expected <<'OUT'
 not built score.cpp:6:29: '==' -> '!='
@@ -67,7 +74,7 @@ cmp -s score.cpp score.original || fail "score.cpp was not put back"
 [ "$("$mutate" --list score.cpp -- false | tail -1)" = "17 mutants" ] ||
   fail "--list of the file: $("$mutate" --list score.cpp -- false | tail -1)"
 # --max takes an even sample; --quiet prints the survivors and the score.
-"$mutate" --quiet --max 4 --build "$build" score.cpp:score -- ./check >out 2>&1
+"$mutate" "${as_user[@]}" --quiet --max 4 --build "$build" score.cpp:score -- ./check >out 2>&1
 [ "$(cat out)" = "SURVIVED  score.cpp:7:12: '<' -> '<='
 mutate: score.cpp:score: 2 killed of 3 built (67%), 1 survived, 1 not built" ] ||
   fail "--quiet --max 4: $(cat out)"
@@ -75,17 +82,18 @@ mutate: score.cpp:score: 2 killed of 3 built (67%), 1 survived, 1 not built" ] |
 # A test that never ends on a mutant is stopped at --timeout, and the mutant counted killed.
 cat >slow <<'TOY'
 #!/bin/sh
-cmp -s score.cpp score.original || { echo $$ >>slow.pids; exec sleep 600; }
+cmp -s score.cpp score.original || { echo $$ >>notes/slow.pids; exec sleep 600; }
 TOY
 chmod +x slow
 # (--max 2: the first mutant, which is not built, and the sixth.)
-"$mutate" --quiet --max 2 --timeout 1 --build "$build" score.cpp:score -- ./slow >out 2>&1 ||
+"$mutate" "${as_user[@]}" --quiet --max 2 --timeout 1 --build "$build" score.cpp:score -- ./slow \
+  >out 2>&1 ||
   fail "a mutant over its time: $(cat out)"
 grep -qx "mutate: score.cpp:score: 1 killed of 1 built (100%), 0 survived, 1 not built" out ||
   fail "a mutant over its time: $(cat out)"
 ended() {  # every test that slept has ended, within 60 s of its SIGKILL
   local pid
-  for pid in $(cat slow.pids 2>/dev/null); do
+  for pid in $(cat notes/slow.pids 2>/dev/null); do
     # (Killed, it may stay a zombie of a parent that does not reap: that is ended.)
     for _ in $(seq 1 600); do
       grep -qs '^State:[[:space:]]*[^Z]' "/proc/$pid/status" || break
@@ -93,18 +101,18 @@ ended() {  # every test that slept has ended, within 60 s of its SIGKILL
     done
     grep -qs '^State:[[:space:]]*[^Z]' "/proc/$pid/status" && return 1
   done
-  rm -f slow.pids
+  rm -f notes/slow.pids
 }
 ended || fail "the test over its time was left running"
 
 # Stopped while a mutant is in place: the file is put back, and the status is the signal's.
-"$mutate" --build "$build" score.cpp:score -- ./slow >out 2>&1 &
+"$mutate" "${as_user[@]}" --build "$build" score.cpp:score -- ./slow >out 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do
-  [ -s slow.pids ] && break
+  [ -s notes/slow.pids ] && break
   sleep 0.1
 done
-[ -s slow.pids ] || fail "no mutant's test ever ran"
+[ -s notes/slow.pids ] || fail "no mutant's test ever ran"
 cmp -s score.cpp score.original && fail "the mutant's test runs, and no mutant is in place"
 # A mutant's test is running: stop the run.
 kill -TERM "$pid"
@@ -115,11 +123,35 @@ cmp -s score.cpp score.original || fail "stopped: score.cpp was not put back"
 [ ! -e score.cpp.mutate-original ] || fail "stopped: the backup was left"
 ended || fail "stopped: the test it was running was left running"
 
+# Each run of the test has a folder of its own as TMPDIR, HOME and XDG_DATA_HOME, removed after
+# it with what the test left there; as root, the test runs as nobody.
+cat >home <<'TOY'
+#!/bin/sh
+echo "$TMPDIR $HOME $XDG_DATA_HOME $(id -u)" >>notes/homes
+touch "$TMPDIR/left"
+./check
+TOY
+chmod +x home
+"$mutate" "${as_user[@]}" --quiet --max 3 --build "$build" score.cpp:score -- ./home >out 2>&1
+[ "$(wc -l <notes/homes)" -eq 3 ] || fail "not 3 runs of the test (unmutated, and 2 mutants built)"
+[ "$(cut -d" " -f1 notes/homes | sort -u | wc -l)" -eq 3 ] || fail "a folder used twice"
+while read -r tmp home data uid; do
+  [ "$tmp" = "$home" ] && [ "$tmp" = "$data" ] || fail "TMPDIR, HOME, XDG_DATA_HOME: $tmp $home $data"
+  [ ! -e "$tmp" ] || fail "the test's folder $tmp was left"
+  if [ "$(id -u)" -eq 0 ]; then
+    [ "$uid" = "$(id -u nobody)" ] || fail "the test ran as $uid, not as nobody"
+  fi
+done <notes/homes
+if [ "$(id -u)" -eq 0 ]; then
+  "$mutate" --max 1 --build "$build" score.cpp:score -- ./check >out 2>err
+  grep -q "^mutate: warning: the mutants run as root" err || fail "no warning as root: $(cat err)"
+fi
+
 # Its refusals, status 2, one line each.
 refused() {
   local what=$1 says=$2 status=0
   shift 2
-  "$mutate" "$@" >out 2>err || status=$?
+  "$mutate" "${as_user[@]}" "$@" >out 2>err || status=$?
   [ "$status" -eq 2 ] || fail "$what: status $status, not 2"
   [ "$(wc -l <err)" -eq 1 ] || grep -q "^usage:" err || fail "$what: $(cat err)"
   grep -q "$says" err || fail "$what: said $(cat err)"

@@ -195,8 +195,16 @@ TEST_CASE("a list with a line that is not a root is refused, naming the line", "
     // One bad line refuses the whole list, good lines before and after it included.
     write_text(list, "# a comment\n\n5 5 " + hex(some_root(8)) + "\n" + bad + "\n");
     const std::string why = refusal(list);
-    CHECK(why.find("has a bad line ") != std::string::npos);
+    // Named by its number: line 4 (line 5 where the bad line is a second root after a good one).
+    CHECK(why.find(bad.find('\n') == std::string::npos
+                       ? "has a bad line 4: "
+                       : "has a bad line 5: ") != std::string::npos);
   }
+  // Rings of two-digit pits, the largest ring of all among them.
+  write_text(list, "10 4 " + hex(some_root(1)) + "\n16 7 " + hex(some_root(2)) + "\n");
+  REQUIRE(refusal(list).empty());
+  CHECK(read_root_list(list).size() == 2);
+  CHECK(read_root_list(list)[1].ring == Ring{16, 7});
   write_text(list, "# a comment\n\n" + good + "\n");
   CHECK(refusal(list).empty());
   // The last line needs no line feed.
