@@ -244,6 +244,11 @@ TEST_CASE("a player's standard error reaches the summary and the JSON escaped, a
   CHECK(summary.str().find("  its standard error: \"a\\\\b \\\\q \\\"quoted\\\"\"\n") !=
         std::string::npos);
   CHECK(summary.str().find("xxx...\"\n") != std::string::npos);
+  // On a terminal wide enough for the whole 200 bytes, the line is cut there, and says so.
+  std::ostringstream wide;
+  write_summary(wide, RefereeRun{plan, *sandbox, reports, ""}, 5, 400);
+  CHECK(wide.str().find("  its standard error: \"" + std::string(200, 'x') + "...\"\n") !=
+        std::string::npos);
   // The JSON: a string that decodes to the bytes written, the long line cut at 200 bytes.
   const std::string document = json.str();
   CHECK(document.find(
