@@ -169,18 +169,6 @@ TEST_CASE("the index's lines found again from their first ranks are the solved t
 
 namespace {
 
-std::vector<unsigned char> file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
 // The table of `ring` in format 5 at `path`, from memory; its root.
 Digest write_compressed(const RingTable& table, const std::string& path) {
   TableOutput output(path, table.geometry(), TableFormat::compressed);

@@ -47,11 +47,6 @@ Digest root_of(const RingTable& table) {
   return digest.root();
 }
 
-std::vector<unsigned char> file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 template <class T>
 T at(const std::vector<unsigned char>& bytes, std::size_t offset) {
   T value;

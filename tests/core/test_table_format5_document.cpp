@@ -35,18 +35,6 @@ namespace {
 using Bytes = std::vector<unsigned char>;
 constexpr std::uint64_t kB = 65536;
 
-Bytes file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_bytes(const std::string& path, const Bytes& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
 std::uint64_t get64(const Bytes& bytes, std::uint64_t at) {
   std::uint64_t value;
   std::memcpy(&value, bytes.data() + at, 8);

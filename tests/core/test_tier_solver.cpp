@@ -21,15 +21,11 @@
 #include "table_files.hpp"
 
 using namespace ioiwari;
+using ioiwari::test::file_bytes;
 using ioiwari::test::TempFolder;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<unsigned char> bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // The table file of `ring` solved past memory with `window` layers and `threads` threads, in
 // `folder`; the solve's counts.
@@ -59,7 +55,7 @@ TEST_CASE("tier solver: its table file is the solve in memory's, for every windo
     const auto geometry = RingGeometry::of(ring);
     const std::string memory = folder.file("memory.table");
     save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-    const std::vector<unsigned char> expected = bytes_of(memory);
+    const std::vector<unsigned char> expected = file_bytes(memory);
     const bool small = geometry->classes() < 100'000;
     const std::vector<int> windows =
         small ? std::vector<int>{0, 1, 2, 5, ring.max_beads()} : std::vector<int>{0, 3};
@@ -71,7 +67,7 @@ TEST_CASE("tier solver: its table file is the solve in memory's, for every windo
         const TierCounts counts = solve_past_memory(
             ring, window, threads, folder, "tiers.table",
             threads == 1 ? TierSolve::Merge::keep_layers : TierSolve::Merge::give_back);
-        const std::vector<unsigned char> written = bytes_of(folder.file("tiers.table"));
+        const std::vector<unsigned char> written = file_bytes(folder.file("tiers.table"));
         const auto differ =
             std::mismatch(written.begin(), written.end(), expected.begin(), expected.end());
         INFO("the files differ from byte " << differ.first - written.begin() << " of "
@@ -173,7 +169,7 @@ TEST_CASE("tier solver: a stopped solve is taken up where it stopped, to the sam
   const auto geometry = RingGeometry::of(ring);
   const std::string memory = folder.file("memory.table");
   save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-  const std::vector<unsigned char> expected = bytes_of(memory);
+  const std::vector<unsigned char> expected = file_bytes(memory);
   const std::string table = folder.file("tiers.table");
   for (const int window : {0, 2}) {
     INFO("window " << window);
@@ -190,7 +186,7 @@ TEST_CASE("tier solver: a stopped solve is taken up where it stopped, to the sam
       CHECK_FALSE(entry.path().string().ends_with(".part"));
     CHECK(stopped_solve(ring, window, 1000, folder, table, &counts) == 33);
     CHECK(counts.kept_layers == 20);
-    CHECK(bytes_of(table) == expected);
+    CHECK(file_bytes(table) == expected);
     // The table written, the folder is gone.
     CHECK_FALSE(fs::exists(layers_folder(folder, ring)));
     fs::remove(table);
@@ -204,7 +200,7 @@ TEST_CASE("tier solver: a kept layer that fails its manifest is solved again, wi
   const auto geometry = RingGeometry::of(ring);
   const std::string memory = folder.file("memory.table");
   save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-  const std::vector<unsigned char> expected = bytes_of(memory);
+  const std::vector<unsigned char> expected = file_bytes(memory);
   const std::string table = folder.file("tiers.table");
   const std::string layers = layers_folder(folder, ring);
   const auto flip = [](const std::string& path, std::uint64_t at) {
@@ -237,7 +233,7 @@ TEST_CASE("tier solver: a kept layer that fails its manifest is solved again, wi
     TierCounts counts;
     CHECK(stopped_solve(ring, 1, 1000, folder, table, &counts) == 33);
     CHECK(counts.kept_layers == 12);
-    CHECK(bytes_of(table) == expected);
+    CHECK(file_bytes(table) == expected);
     fs::remove(table);
   }
 }

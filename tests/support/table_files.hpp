@@ -61,15 +61,25 @@ inline std::string make_socket(const TempFolder& folder, const std::string& name
   return path;
 }
 
+// The bytes of the file at `path`.
+inline std::vector<unsigned char> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Writes `bytes` as the whole file at `path`.
+inline void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  REQUIRE(out.good());
+}
+
 // Changes the file at `path` in place (the same inode, as a reader that maps it sees it) with
 // `change`, then reseals it.
 inline void rewrite(const std::string& path,
                     const std::function<void(std::vector<unsigned char>&)>& change) {
-  std::vector<unsigned char> bytes;
-  {
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::vector<unsigned char> bytes = file_bytes(path);
   change(bytes);
   reseal(bytes);
   std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
