@@ -88,43 +88,34 @@ expect_judge_error "a bad strategy" "$work/bad.in" "$answer"
 echo "value +100" >"$work/bad.ans"
 expect_judge_error "a wrong value" "$game" "$work/bad.ans"
 expect_judge_error "no such file" "$work/none.in" "$answer"
-# The interactor's verdicts, one for each end of a game: a win is accepted (42); a tie and a
-# loss are wrong answers (43), and their feedback says which.
-verdict() {
-  local start=$1 value=$2 move=$3 status=0
+# Each end of a game: the interactor's exit (a win accepted, 42; a tie and a loss wrong answers,
+# 43) and its message, and the CMS manager's outcome (the IOI's half point for a tie).
+while IFS='|' read -r start value move verdict outcome message; do
   printf 'ioiwari game 1\npits 7\ncapacity 5\nstart %s\nstrategy optimal\nseed 1\n' "$start" \
     >"$work/end.in"
   echo "value $value" >"$work/end.ans"
+  status=0
   echo "$move" | "$ioiwari" interact "$work/end.in" "$work/end.ans" "$work/feedback" \
     >/dev/null 2>"$work/err" || status=$?
-  echo "$status $(cat "$work/feedback/teammessage.txt")"
-}
-[ "$(verdict "0 0 0 0 0 1 1" +2 6)" = "42 player 1 wins 2 to 0" ] ||
-  fail "interact, a win: $(verdict "0 0 0 0 0 1 1" +2 6)"
-[ "$(verdict "1 0 0 1 0 0 0" 0 1)" = "43 player 1 ties 1 to 1" ] ||
-  fail "interact, a tie: $(verdict "1 0 0 1 0 0 0" 0 1)"
-[ "$(verdict "0 0 0 0 0 0 1" -1 7)" = "43 player 1 loses 0 to 1" ] ||
-  fail "interact, a loss: $(verdict "0 0 0 0 0 0 1" -1 7)"
-# And the manager's outcome for each: CMS keeps the IOI's half point for a tie.
-outcome() {
-  local start=$1 move=$2
-  printf 'ioiwari game 1\npits 7\ncapacity 5\nstart %s\nstrategy optimal\nseed 1\n' "$start" \
-    >"$work/end.in"
+  got="$status $(cat "$work/feedback/teammessage.txt")"
+  [ "$got" = "$verdict $message" ] || fail "interact, $message: $got"
   rm -f "$work/u_to_m" "$work/m_to_u"
   mkfifo "$work/u_to_m" "$work/m_to_u"
   # The player writes its one move and closes its output, then reads to the end.
   sh -c "echo $move; exec >&-; cat >/dev/null" <"$work/m_to_u" >"$work/u_to_m" &
-  "$ioiwari" manage "$work/u_to_m" "$work/m_to_u" <"$work/end.in" 2>"$work/message" ||
-    echo "status $?"
-  wait $!
-  cat "$work/message"
-}
-[ "$(outcome "0 0 0 0 0 1 1" 6 | tr '\n' ' ')" = "1.00 player 1 wins 2 to 0 " ] ||
-  fail "manage, a win: $(outcome "0 0 0 0 0 1 1" 6)"
-[ "$(outcome "1 0 0 1 0 0 0" 1 | tr '\n' ' ')" = "0.50 player 1 ties 1 to 1 " ] ||
-  fail "manage, a tie: $(outcome "1 0 0 1 0 0 0" 1)"
-[ "$(outcome "0 0 0 0 0 0 1" 7 | tr '\n' ' ')" = "0.00 player 1 loses 0 to 1 " ] ||
-  fail "manage, a loss: $(outcome "0 0 0 0 0 0 1" 7)"
+  player=$!
+  got=$("$ioiwari" manage "$work/u_to_m" "$work/m_to_u" <"$work/end.in" 2>"$work/message") || {
+    kill "$player"
+    fail "manage, $message: $(cat "$work/message")"
+  }
+  wait "$player"
+  got="$got $(cat "$work/message")"
+  [ "$got" = "$outcome $message" ] || fail "manage, $message: $got"
+done <<'ENDS'
+0 0 0 0 0 1 1|+2|6|42|1.00|player 1 wins 2 to 0
+1 0 0 1 0 0 0|0|1|43|0.50|player 1 ties 1 to 1
+0 0 0 0 0 0 1|-1|7|43|0.00|player 1 loses 0 to 1
+ENDS
 # The input validator refuses what the interactor would.
 status=0
 "$ioiwari" validate <"$work/bad.in" 2>"$work/err" || status=$?
