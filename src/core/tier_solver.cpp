@@ -1,33 +1,21 @@
 #include "ioiwari/core/tier_solver.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <condition_variable>
-#include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <optional>
-#include <span>
 #include <stdexcept>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "file_kind.hpp"
 #include "ioiwari/core/expansion.hpp"
 #include "ioiwari/core/large_array.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "layer_folder.hpp"
 #include "solver_parts.hpp"
-#include "temporary_files.hpp"
+#include "tier_merge.hpp"
 
 namespace ioiwari {
 
@@ -59,126 +47,12 @@ constexpr std::size_t kDeferredBuffer = 1 << 12;
 // The fewest deferred moves sorted and answered at once, whatever the memory left.
 constexpr std::uint64_t kLeastDeferred = 1 << 12;
 
-// Bytes a write or a read of a layer's file moves at once.
-constexpr std::size_t kChunk = std::size_t{1} << 20;
-
-// The lines of the ring's index that the merge walks at once: the most (512 KiB of lines), and
-// the fewest, when memory is short.
-constexpr std::uint64_t kMergeLines = 1 << 13;
-constexpr std::uint64_t kLeastMergeLines = 1 << 6;
-
-// The most memory the merge takes when it walks `lines` lines at once: the stage of the table's
-// writer, and for each thread (and the buffer they copy) a chunk's lines and, at most, a value
-// in and a value out for each of its positions.
-std::uint64_t merge_bytes(std::uint64_t lines, int threads) {
-  return TableOutput::kStageBytes + static_cast<std::uint64_t>(std::max(1, threads) + 1) * lines *
-                                        (kLineWords * sizeof(std::uint64_t) + 2 * kLinePositions);
-}
-
-// Runs make(k, buffer) for k = 0 .. count-1 on `threads` threads, each with a buffer of its own
-// (copies of `buffer`), and take(k, buffer) after each, in order of k: a thread whose turn has
-// not come waits for it.
-template <class Buffer, class Make, class Take>
-void in_order(std::uint64_t count, int threads, const Buffer& buffer, Make&& make, Take&& take) {
-  std::atomic<std::uint64_t> next{0};
-  std::mutex mutex;
-  std::condition_variable turn_came;
-  std::uint64_t turn = 0;
-  std::exception_ptr failed;
-  on_threads(threads, [&](int) {
-    Buffer mine = buffer;
-    for (std::uint64_t k = next++; k < count; k = next++) {
-      try {
-        make(k, mine);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!failed) failed = std::current_exception();
-      }
-      std::unique_lock lock(mutex);
-      turn_came.wait(lock, [&] { return turn == k; });
-      if (!failed) {
-        try {
-          take(k, mine);
-        } catch (...) {
-          failed = std::current_exception();
-        }
-      }
-      ++turn;
-      turn_came.notify_all();
-    }
-  });
-  if (failed) std::rethrow_exception(failed);
-}
-
 std::uint64_t lines_of(std::uint64_t positions) {
   return (positions + kLinePositions - 1) / kLinePositions;
 }
 
-[[noreturn]] void file_failed(const std::string& what, const std::string& path, int error) {
-  throw TableFileError(TableFileError::Kind::unwritable, "the solve past memory cannot " + what +
-                                                             " " + quoted_path(path) + ": " +
-                                                             std::strerror(error));
-}
-
-// A layer's file, written once in order and read back at any offset.
-class LayerFile {
- public:
-  LayerFile(std::string path, int flags) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), flags | O_CLOEXEC, 0600);
-    if (fd_ < 0) file_failed("open", path_, errno);
-  }
-  // Takes `fd`, open on `path`.
-  LayerFile(int fd, std::string path) : path_(std::move(path)), fd_(fd) {}
-  ~LayerFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  LayerFile(const LayerFile&) = delete;
-  LayerFile& operator=(const LayerFile&) = delete;
-
-  const std::string& path() const { return path_; }
-  int fd() const { return fd_; }
-
-  // Appends `bytes` bytes.
-  void write(const void* data, std::uint64_t bytes) {
-    const auto* at = static_cast<const unsigned char*>(data);
-    while (bytes > 0) {
-      const ssize_t done = ::write(fd_, at, std::min<std::uint64_t>(bytes, kChunk));
-      if (done < 0) {
-        if (errno == EINTR) continue;
-        file_failed("write", path_, errno);
-      }
-      at += done;
-      bytes -= static_cast<std::uint64_t>(done);
-    }
-  }
-  // Reads `bytes` bytes at `offset`, all of them.
-  void read(void* data, std::uint64_t bytes, std::uint64_t offset) const {
-    auto* at = static_cast<unsigned char*>(data);
-    while (bytes > 0) {
-      const ssize_t done =
-          ::pread(fd_, at, std::min<std::uint64_t>(bytes, kChunk), static_cast<off_t>(offset));
-      if (done < 0 && errno == EINTR) continue;
-      if (done < 0) file_failed("read", path_, errno);
-      if (done == 0) file_failed("read", path_, EIO);  // shorter than written: changed under us
-      at += done;
-      bytes -= static_cast<std::uint64_t>(done);
-      offset += static_cast<std::uint64_t>(done);
-    }
-  }
-  // Makes what was written durable: a finished layer survives a reboot, not only a kill.
-  void sync() const {
-    if (::fsync(fd_) != 0) file_failed("sync", path_, errno);
-  }
-  std::uint64_t size() const {
-    struct stat status {};
-    if (::fstat(fd_, &status) != 0) file_failed("stat", path_, errno);
-    return static_cast<std::uint64_t>(status.st_size);
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-};
+// The bytes a ForwardReader reads at once.
+constexpr std::uint64_t kReadAhead = std::uint64_t{1} << 20;
 
 // Reads a file forward, a chunk at a time: the bytes at offsets that never decrease.
 class ForwardReader {
@@ -187,7 +61,7 @@ class ForwardReader {
       : file_(file),
         size_(size),
         read_(read),
-        buffer_(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size))) {}
+        buffer_(static_cast<std::size_t>(std::min(kReadAhead, size))) {}
 
   // The `bytes` bytes at `offset`, at or after the last offset asked.
   const unsigned char* at(std::uint64_t offset, std::size_t bytes) {
@@ -238,59 +112,6 @@ void answer(const std::vector<Deferred>& moves, const LayerFile& lines_file,
   bytes_read += read.load();
 }
 
-// The version of a layer's files and manifest: a change to either, or to LayerIndex's order,
-// makes it another, and a stopped solve's layers are then solved again, not taken up.
-constexpr std::string_view kManifestHead = "ioiwari layer 1\n";
-// The most bytes a manifest takes: one longer is no manifest.
-constexpr std::size_t kManifestBytes = 512;
-
-// Writes `bytes` to `part` (a name ending in kPartSuffix), syncs it and renames it to `path`.
-void write_finished(const std::string& part, const std::string& path, const void* data,
-                    std::uint64_t bytes) {
-  {
-    std::optional<LayerFile> created;
-    {
-      const PartCreation creating;
-      created.emplace(part, O_WRONLY | O_CREAT | O_TRUNC);
-    }
-    LayerFile& file = *created;
-    file.write(data, bytes);
-    file.sync();
-  }
-  if (::rename(part.c_str(), path.c_str()) != 0) file_failed("rename", part, errno);
-}
-
-// The SHA-256 of the file at `path`, if it has exactly `bytes` bytes; counts what it read.
-std::optional<Digest> file_digest(const std::string& path, std::uint64_t bytes,
-                                  std::uint64_t& read) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  const LayerFile file(fd, path);
-  if (file.size() != bytes) return std::nullopt;
-  Sha256 hash;
-  std::vector<unsigned char> buffer(
-      static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, bytes)));
-  for (std::uint64_t at = 0; at < bytes; at += buffer.size()) {
-    const auto here = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes - at));
-    file.read(buffer.data(), here, at);
-    hash.update({buffer.data(), here});
-    read += here;
-  }
-  return hash.finish();
-}
-
-// The text of the file at `path`, if it is a regular file of at most kManifestBytes bytes.
-std::optional<std::string> small_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  const LayerFile file(fd, path);
-  const std::uint64_t bytes = file.size();
-  if (bytes > kManifestBytes) return std::nullopt;
-  std::string text(static_cast<std::size_t>(bytes), '\0');
-  file.read(text.data(), bytes, 0);
-  return text;
-}
-
 }  // namespace
 
 // A layer in memory: its lines (over its positions) and its classes' values by rank.
@@ -337,11 +158,7 @@ class TierSolve::Pass {
   void defer(int below, const std::vector<Deferred>& moves) {
     const std::lock_guard lock(mutex_);
     auto& file = deferred_[static_cast<std::size_t>(below)];
-    if (!file) {
-      const PartCreation creating;
-      file = std::make_unique<LayerFile>(solve_.path("deferred", below) + kPartSuffix,
-                                         O_RDWR | O_CREAT | O_TRUNC);
-    }
+    if (!file) file = solve_.folder_->make_deferred(below);
     file->write(moves.data(), moves.size() * sizeof(Deferred));
     deferred_counts_[static_cast<std::size_t>(below)] += moves.size();
     solve_.counts_.bytes_written += moves.size() * sizeof(Deferred);
@@ -545,45 +362,15 @@ TierSolve::TierSolve(std::shared_ptr<const RingGeometry> geometry, TierOptions o
     merge_lines_ *= 2;
 }
 
-namespace {
+TierSolve::~TierSolve() = default;
 
-// The kinds of a layer's files: its lines, its values, its manifest, and the moves deferred
-// into it (never finished: always a part).
-constexpr const char* kFileKinds[] = {"lines", "values", "layer", "deferred"};
-
-}  // namespace
-
-TierSolve::~TierSolve() {
-  if (folder_fd_ < 0) return;
-  const Ring ring = geometry_->ring();
-  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
-    for (const char* kind : kFileKinds)
-      ::unlink((path(kind, beads) + kPartSuffix).c_str());
-    // A table written, or a merge that gave the layers back, leaves nothing worth taking up.
-    if (written_ || given_back_) remove_layer_files(beads);
-  }
-  ::rmdir(folder_.c_str());  // only when empty: finished layers stay for the next solve
-  forget_temporary(slot_);
-  ::close(folder_fd_);
+const std::string& TierSolve::folder() const {
+  static const std::string none;
+  return folder_ ? folder_->path() : none;
 }
 
-std::string TierSolve::path(const char* kind, int beads) const {
-  return folder_ + "/" + kind + "-" + std::to_string(beads);
-}
-
-void TierSolve::remove_layer_files(int beads) const {
-  // The manifest first: a stop in between leaves files that no manifest vouches for.
-  for (const char* kind : {"layer", "lines", "values"})
-    ::unlink(path(kind, beads).c_str());
-}
-
-std::string TierSolve::manifest(int beads, const Digest& lines, const Digest& values) const {
-  const Ring ring = geometry_->ring();
-  return std::string(kManifestHead) + "ring " + std::to_string(ring.pits) + " " +
-         std::to_string(ring.capacity) + "\nlayer " + std::to_string(beads) + "\nlines " +
-         std::to_string(lines_of(index_.positions(beads)) * kLineWords * 8) + " " + hex(lines) +
-         "\nvalues " + std::to_string(geometry_->layer_classes()[static_cast<std::size_t>(beads)]) +
-         " " + hex(values) + "\n";
+int TierSolve::finished_layers() const {
+  return folder_ ? folder_->finished() : 0;
 }
 
 std::uint64_t TierSolve::kept_bytes() const {
@@ -594,98 +381,22 @@ std::uint64_t TierSolve::kept_bytes() const {
 }
 
 void TierSolve::open(const std::string& folder) {
-  if (folder_fd_ >= 0) throw std::logic_error("TierSolve::open twice");
+  if (folder_) throw std::logic_error("TierSolve::open twice");
   const Ring ring = geometry_->ring();
-  const std::string where = folder.empty() ? std::string(".") : folder;
-  const std::string path =
-      where + "/ioiwari-layers-" + std::to_string(ring.pits) + "-" + std::to_string(ring.capacity) +
-      "-" + std::to_string(::geteuid());  // a user's own: another's in a shared /tmp is no bar
-  {
-    // A signal waits until the folder is registered: then its handler clears it.
-    const SignalsHeld held;
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-      file_failed("make the folder", path, errno);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) file_failed("open the folder", path, errno);
-    struct stat status {};
-    if (::fstat(fd, &status) != 0) {
-      const int error = errno;
-      ::close(fd);
-      file_failed("read the folder", path, error);
-    }
-    // Its layers are believed as solved: a folder that another user could have written is not.
-    if (status.st_uid != ::geteuid() || (status.st_mode & 022) != 0) {
-      ::close(fd);
-      throw TableFileError(TableFileError::Kind::unwritable,
-                           "the solve past memory cannot take up " + quoted_path(path) +
-                               ": another user owns it or may write in it");
-    }
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int error = errno;
-      ::close(fd);
-      if (error == EWOULDBLOCK) {
-        throw TableFileError(TableFileError::Kind::unwritable,
-                             "the solve past memory cannot use " + quoted_path(path) +
-                                 ": another solve of " + ring.describe() + " is using it");
-      }
-      file_failed("lock the folder", path, error);
-    }
-    folder_ = path;
-    folder_fd_ = fd;
-    slot_ = remember_temporary(folder_, Temporary::parts);
-  }
-  // What a killed solve left unfinished goes; its finished layers are kept from the empty board
-  // up to the first that fails its manifest, and everything above that goes.
-  int kept = 0;
+  LayerSizes sizes;
   for (int beads = 0; beads <= ring.max_beads(); ++beads) {
-    for (const char* kind : kFileKinds)
-      ::unlink((this->path(kind, beads) + kPartSuffix).c_str());
+    sizes.lines.push_back(lines_of(index_.positions(beads)) * kLineWords * 8);
+    sizes.values.push_back(geometry_->layer_classes()[static_cast<std::size_t>(beads)]);
   }
-  while (kept <= ring.max_beads() && layer_kept(kept))
-    ++kept;
-  for (int beads = kept; beads <= ring.max_beads(); ++beads)
-    remove_layer_files(beads);
-  counts_.kept_layers = finished_ = kept;
-}
-
-bool TierSolve::layer_kept(int beads) {
-  const std::optional<std::string> text = small_file(path("layer", beads));
-  if (!text || !text->starts_with(kManifestHead)) return false;
-  const std::optional<Digest> lines =
-      file_digest(path("lines", beads), lines_of(index_.positions(beads)) * kLineWords * 8,
-                  counts_.bytes_checked);
-  if (!lines) return false;
-  const std::optional<Digest> values = file_digest(
-      path("values", beads), geometry_->layer_classes()[static_cast<std::size_t>(beads)],
-      counts_.bytes_checked);
-  return values && *text == manifest(beads, *lines, *values);
+  folder_ = std::make_unique<LayerFolder>(folder, ring, std::move(sizes), counts_);
+  counts_.kept_layers = folder_->finished();
 }
 
 void TierSolve::load_layer(int beads) {
   auto layer = std::make_unique<Layer>(index_.positions(beads),
                                        geometry_->layer_classes()[static_cast<std::size_t>(beads)]);
-  const LayerFile lines(path("lines", beads), O_RDONLY);
-  lines.read(layer->line(0), layer->lines() * kLineWords * 8, 0);
-  const LayerFile values(path("values", beads), O_RDONLY);
-  values.read(layer->values(), layer->classes(), 0);
-  counts_.bytes_read += layer->bytes();
+  folder_->load(beads, layer->line(0), layer->values());
   layers_[static_cast<std::size_t>(beads)] = std::move(layer);
-}
-
-void TierSolve::finish_layer(int beads, const Layer& layer) {
-  const auto* lines = reinterpret_cast<const unsigned char*>(layer.line_words());
-  const std::uint64_t lines_bytes = layer.lines() * kLineWords * 8;
-  const auto* values = reinterpret_cast<const unsigned char*>(layer.values());
-  write_finished(path("lines", beads) + kPartSuffix, path("lines", beads), lines, lines_bytes);
-  write_finished(path("values", beads) + kPartSuffix, path("values", beads), values,
-                 layer.classes());
-  const std::string text = manifest(beads, sha256({lines, static_cast<std::size_t>(lines_bytes)}),
-                                    sha256({values, static_cast<std::size_t>(layer.classes())}));
-  write_finished(path("layer", beads) + kPartSuffix, path("layer", beads), text.data(),
-                 text.size());
-  if (::fsync(folder_fd_) != 0) file_failed("sync", folder_, errno);
-  counts_.bytes_written += lines_bytes + layer.classes() + text.size();
-  finished_ = beads + 1;
 }
 
 std::uint64_t TierSolve::memory_bytes() const {
@@ -706,7 +417,7 @@ std::uint64_t TierSolve::disk_bytes() const {
 
 void TierSolve::solve() {
   if (window_ < 0) throw std::logic_error("TierSolve::solve without a window");
-  if (folder_fd_ < 0) throw std::logic_error("TierSolve::solve before open");
+  if (!folder_) throw std::logic_error("TierSolve::solve before open");
   const Ring ring = geometry_->ring();
   // The window below the first layer to solve comes back from its files.
   const int first = counts_.kept_layers;
@@ -821,8 +532,8 @@ void TierSolve::solve_layer(int beads) {
     ++counts_.deferred_layers;
     // The moves into `below`, as many at a time as the memory left takes, each time sorted by
     // the successor's position and answered in one sweep of its files.
-    const LayerFile lines_file(path("lines", below), O_RDONLY);
-    const LayerFile values_file(path("values", below), O_RDONLY);
+    const std::unique_ptr<LayerFile> lines_file = folder_->finished_file("lines", below);
+    const std::unique_ptr<LayerFile> values_file = folder_->finished_file("values", below);
     for (std::uint64_t first = 0; first < count; first += deferred_room_) {
       const std::uint64_t here = std::min(deferred_room_, count - first);
       std::vector<Deferred> moves_into(here);
@@ -831,129 +542,25 @@ void TierSolve::solve_layer(int beads) {
       ++counts_.sweeps;
       std::sort(moves_into.begin(), moves_into.end(),
                 [](const Deferred& a, const Deferred& b) { return a.key < b.key; });
-      answer(moves_into, lines_file, values_file, first_ranks, layer.values(), counts_.bytes_read);
+      answer(moves_into, *lines_file, *values_file, first_ranks, layer.values(),
+             counts_.bytes_read);
     }
     file.reset();
-    ::unlink((path("deferred", below) + kPartSuffix).c_str());
+    folder_->remove_deferred(below);
   }
   if (std::find(layer.values(), layer.values() + classes, kUnknown) != layer.values() + classes) {
     throw std::logic_error("the solve past memory left a class of " + ring.describe() +
                            " without a value");
   }
-  finish_layer(beads, layer);
+  folder_->finish(beads,
+                  {reinterpret_cast<const unsigned char*>(layer.line_words()),
+                   static_cast<std::size_t>(layer.lines() * kLineWords * 8)},
+                  {reinterpret_cast<const unsigned char*>(layer.values()),
+                   static_cast<std::size_t>(layer.classes())});
   if (options_.solve.progress) {
     progress.done = before + classes;
     options_.solve.progress(progress);
   }
-}
-
-void TierSolve::write(TableOutput& output, Merge merge) {
-  if (!solved_) throw std::logic_error("TierSolve::write before solve");
-  const Ring ring = geometry_->ring();
-  const RingIndex& ring_index = geometry_->index();
-  const auto layers = static_cast<std::size_t>(ring.max_beads() + 1);
-  const bool give_back = merge == Merge::give_back;
-  if (give_back) {
-    // No layer is finished any more: the manifests go first, and then the lines' files.
-    given_back_ = true;
-    finished_ = 0;
-    for (int beads = 0; beads <= ring.max_beads(); ++beads) {
-      ::unlink(path("layer", beads).c_str());
-      ::unlink(path("lines", beads).c_str());
-    }
-  }
-  output.reserve();
-
-  // The ring's index is cut into chunks of lines, each walked by any thread and appended in
-  // order: first the lines, then (a second walk) the values, each class's from its layer's file.
-  const std::uint64_t all_lines = geometry_->lines();
-  const std::uint64_t chunks = (all_lines + merge_lines_ - 1) / merge_lines_;
-  const auto chunk_lines = [&](std::uint64_t chunk) {
-    return std::min(merge_lines_, all_lines - chunk * merge_lines_);
-  };
-  const auto walk = [&](std::uint64_t chunk, auto&& visit) {
-    const std::uint64_t first = chunk * merge_lines_ * kLinePositions;
-    const std::uint64_t end = first + chunk_lines(chunk) * kLinePositions;
-    for_each_necklace(ring.pits, ring.capacity, -1, ring_index.board_at(first),
-                      ring_index.board_at(end), visit);
-  };
-  const auto bytes_of = [](const auto& vector, std::size_t count) {
-    return std::span(reinterpret_cast<const unsigned char*>(vector.data()),
-                     count * sizeof(vector[0]));
-  };
-  // The classes of each layer in each chunk, then where each chunk's start in each layer.
-  std::vector<std::uint64_t> counts(static_cast<std::size_t>(chunks) * layers, 0);
-
-  std::uint64_t rank = 0;
-  in_order(
-      chunks, threads_, std::vector<std::uint64_t>(merge_lines_ * kLineWords),
-      [&](std::uint64_t chunk, std::vector<std::uint64_t>& lines) {
-        std::fill(lines.begin(), lines.end(), 0);
-        const std::uint64_t first = chunk * merge_lines_;
-        std::uint64_t* here = counts.data() + chunk * layers;
-        walk(chunk, [&](Packed packed) {
-          const std::uint64_t position = ring_index.position(packed) - first * kLinePositions;
-          lines[kLineWords * (position / kLinePositions) + 2 + position % kLinePositions / 64] |=
-              std::uint64_t{1} << (position % 64);
-          ++here[beads_of(packed)];
-        });
-      },
-      [&](std::uint64_t chunk, std::vector<std::uint64_t>& lines) {
-        rank = count_lines(lines.data(), chunk_lines(chunk), rank);
-        output.append(bytes_of(lines, chunk_lines(chunk) * kLineWords));
-      });
-
-  std::vector<std::unique_ptr<LayerFile>> files(layers);
-  for (int beads = 0; beads <= ring.max_beads(); ++beads) {
-    files[static_cast<std::size_t>(beads)] =
-        std::make_unique<LayerFile>(path("values", beads), give_back ? O_RDWR : O_RDONLY);
-    if (give_back) ::unlink(path("values", beads).c_str());  // gone when closed
-  }
-  std::vector<std::uint64_t> starts(counts.size() + layers, 0);
-  for (std::uint64_t chunk = 0; chunk < chunks; ++chunk)
-    for (std::size_t b = 0; b < layers; ++b)
-      starts[(chunk + 1) * layers + b] = starts[chunk * layers + b] + counts[chunk * layers + b];
-  std::atomic<std::uint64_t> read{0};
-  struct Values {
-    std::vector<std::int8_t> out;
-    std::vector<std::vector<std::int8_t>> in;  // each layer's values of the chunk
-  };
-  in_order(
-      chunks, threads_, Values{{}, std::vector<std::vector<std::int8_t>>(layers)},
-      [&](std::uint64_t chunk, Values& values) {
-        std::uint64_t total = 0;
-        std::vector<std::size_t> taken(layers, 0);
-        for (std::size_t b = 0; b < layers; ++b) {
-          const std::uint64_t count = counts[chunk * layers + b];
-          values.in[b].resize(count);
-          files[b]->read(values.in[b].data(), count, starts[chunk * layers + b]);
-          read += count;
-          total += count;
-        }
-        values.out.resize(total);
-        std::size_t at = 0;
-        walk(chunk, [&](Packed packed) {
-          const auto b = static_cast<std::size_t>(beads_of(packed));
-          values.out[at++] = values.in[b][taken[b]++];
-        });
-      },
-      [&](std::uint64_t chunk, Values& values) {
-        output.append(bytes_of(values.out, values.out.size()));
-        // The layers' bytes merged so far go back to the disk as the merge goes.
-        if (give_back && chunk % 64 == 63) {
-          for (std::size_t b = 0; b < layers; ++b) {
-            const std::uint64_t done = starts[(chunk + 1) * layers + b] / kChunk * kChunk;
-            if (done > 0) {
-              ::fallocate(files[b]->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-                          static_cast<off_t>(done));
-            }
-          }
-        }
-      });
-  counts_.bytes_read += read.load();
-  files.clear();
-  output.commit(rank);
-  written_ = true;
 }
 
 }  // namespace ioiwari

@@ -19,14 +19,10 @@
 // from its layer's file. The file is the one the solve in memory writes, byte for byte (a test
 // holds the two equal).
 //
-// A stopped solve is taken up where it stopped. The layers' folder is the ring's own
-// (ioiwari-layers-P-C-UID in the work folder, UID the user's), and each solved layer is finished
-// there in turn: its files written under a name ending in kPartSuffix, synced and renamed, and then
-// a manifest of them (layer-B: the ring, the layer, each file's size and SHA-256) written the same
-// way. A kill, a signal or a failed write leaves the finished layers; the next solve of the ring in
-// that folder keeps every layer in a row from the empty board up whose files match their manifest,
-// loads the window below the first one it solves, and solves the rest. The folder goes once the
-// table is written.
+// A stopped solve is taken up where it stopped: each solved layer is finished in the ring's own
+// folder of layers (src/core/layer_folder.hpp says how), and the next solve of the ring there
+// keeps the finished layers, loads the window below the first one it solves, and solves the
+// rest. The folder goes once the table is written.
 #pragma once
 
 #include <cstdint>
@@ -36,10 +32,10 @@
 #include "ioiwari/core/layer_index.hpp"
 #include "ioiwari/core/ring_geometry.hpp"
 #include "ioiwari/core/ring_solver.hpp"
-#include "ioiwari/core/sha256.hpp"
 
 namespace ioiwari {
 
+class LayerFolder;
 class TableOutput;
 
 // The bytes a layer takes in memory: its lines (64 a line of 384 positions) and its values.
@@ -100,14 +96,14 @@ class TierSolve {
   std::uint64_t memory_bytes() const;
   std::uint64_t least_memory_bytes() const;
   // The folder of the layers' files, once open.
-  const std::string& folder() const { return folder_; }
+  const std::string& folder() const;
   // The bytes the layers' files take on disk at most, during the solve and after it.
   std::uint64_t disk_bytes() const;
   // The layers, and their files' bytes, that open() took up from a stopped solve.
   int kept_layers() const { return counts_.kept_layers; }
   std::uint64_t kept_bytes() const;
   // The layers finished so far, in the folder: what a stop now leaves to take up.
-  int finished_layers() const { return finished_; }
+  int finished_layers() const;
 
   // Makes the ring's folder of layers in `folder` (mode 700), or takes up the one a stopped
   // solve left there: it must be a folder of this user's that no other user can write, and no
@@ -132,26 +128,16 @@ class TierSolve {
   class Layer;
   class Pass;
   void solve_layer(int beads);
-  void finish_layer(int beads, const Layer& layer);
-  bool layer_kept(int beads);
   void load_layer(int beads);
-  void remove_layer_files(int beads) const;
-  std::string path(const char* kind, int beads) const;
-  std::string manifest(int beads, const Digest& lines, const Digest& values) const;
 
   std::shared_ptr<const RingGeometry> geometry_;
   LayerIndex index_;
   TierOptions options_;
   int threads_;
   int window_;
-  std::uint64_t deferred_room_ = 0;  // the deferred moves sorted and answered at once
-  std::uint64_t merge_lines_ = 0;    // the lines of the ring's index write() merges at once
-  std::string folder_;
-  int folder_fd_ = -1;                          // open and locked while the solve holds it
-  int slot_ = -1;                               // the folder's place among what a signal clears
-  int finished_ = 0;                            // layers finished in the folder, from 0 up
-  bool given_back_ = false;                     // the merge has begun to give the layers back
-  bool written_ = false;                        // the table is written: the folder may go
+  std::uint64_t deferred_room_ = 0;      // the deferred moves sorted and answered at once
+  std::uint64_t merge_lines_ = 0;        // the lines of the ring's index write() merges at once
+  std::unique_ptr<LayerFolder> folder_;  // once open
   std::vector<std::unique_ptr<Layer>> layers_;  // by beads: those in memory, else null
   TierCounts counts_;
   bool solved_ = false;
