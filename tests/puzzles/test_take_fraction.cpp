@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../catch.hpp"
+#include "../support/sanitized.hpp"
 #include "negamax/conformance.hpp"
 #include "negamax/solver.hpp"
 #include "take_fraction/take_fraction.hpp"
@@ -23,7 +24,8 @@ TEST_CASE("take-fraction: the samples of the spec", "[take-fraction]") {
 
 TEST_CASE("take-fraction: the theory agrees with plain search for every n <= 5000, m <= 12",
           "[take-fraction]") {
-  constexpr Grains kMax = 5000;
+  // Under the sanitizers, n <= 1000.
+  constexpr Grains kMax = ioiwari::test::kSanitized ? 1000 : 5000;
   for (Grains m = 2; m <= 12; ++m) {
     negamax::Solver<SearchGame> solver(SearchGame{m, kMax});
     Grains last_lost = 0;  // the largest lost position below n that the search found
@@ -114,9 +116,11 @@ TEST_CASE("take-fraction: the extremes n = 10^18 with m = 2 and m = 10^6", "[tak
 
 TEST_CASE("take-fraction: the library's conformance check passes on every position up to 24",
           "[take-fraction]") {
+  // Under the sanitizers, up to 20.
+  constexpr Grains kMax = ioiwari::test::kSanitized ? 20 : 24;
   for (Grains m = 2; m <= 5; ++m) {
-    negamax::Solver<SearchGame> solver(SearchGame{m, 24});
-    for (Grains n = 0; n <= 24; ++n) {
+    negamax::Solver<SearchGame> solver(SearchGame{m, kMax});
+    for (Grains n = 0; n <= kMax; ++n) {
       INFO("n " << n << ", m " << m);
       const auto fault = negamax::check_against_plain_recursion(solver, n);
       REQUIRE_FALSE(fault.has_value());

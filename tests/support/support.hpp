@@ -11,17 +11,9 @@
 
 #include "ioiwari/core/match.hpp"
 #include "ioiwari/core/table.hpp"
+#include "sanitized.hpp"
 
 namespace ioiwari::test {
-
-// Whether the programs under test are built with the sanitizers. They reserve terabytes of
-// address space, which the referee's data limit (RLIMIT_DATA) refuses them: their games are
-// refereed with the limit off, and their memory limited by sampling alone.
-#ifdef IOIWARI_SANITIZED
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
 
 // The first of this test process's own players' users, for a referee run as root: 256 of them
 // (as many as --jobs may ask for) from 1,000,000 + 256 * its process ID. Tests run at once never
