@@ -1,6 +1,7 @@
 // The names of every option of ioiwari's commands, each written once: the command table
-// (commands.cpp) declares its options with them, and the commands ask for their values by
-// them, so that a misspelt name is a compile error, not a run-time one.
+// (commands.cpp, its options in command_options.hpp) declares its options with them, and the
+// commands ask for their values by them, so that a misspelt name is a compile error, not a run-time
+// one.
 #pragma once
 
 #include <string_view>

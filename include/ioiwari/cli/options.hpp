@@ -1,6 +1,7 @@
 // A command's options, declared once: the declaration (Option, Command) says each option's
 // name, value and range, default and help, and the parsing, the usage errors and the help text
-// all come from it. The commands themselves are declared in commands.cpp.
+// all come from it. The commands themselves are declared in commands.cpp, their options in
+// command_options.hpp.
 #pragma once
 
 #include <functional>
@@ -47,7 +48,7 @@ struct Option {
   bool repeatable = false;  // may be given more than once: texts() has every value
 };
 
-// The options several commands share, each declared once (commands.cpp).
+// The options several commands share, each declared once (command_options.hpp).
 enum class Group : unsigned {
   ring = 1,   // the ring and its starts: --pits, --capacity, --start-beads, --start-range
   table = 2,  // --table FILE
