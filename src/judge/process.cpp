@@ -68,8 +68,6 @@ struct Pipe {
   Pipe& operator=(const Pipe&) = delete;
 };
 
-// Reads what is available on `fd` into `into` (keeping at most `cap` bytes of it); closes
-// `fd` at end of file or on error.
 // Reads what `fd` has into `buffer` (a read of 0 or an error closes it); returns the bytes read.
 std::string_view drain(int& fd, char (&buffer)[4096]) {
   const ssize_t n = ::read(fd, buffer, sizeof buffer);
