@@ -24,7 +24,8 @@ test('opens from its folder: only its own files, no message, a game of the IOI r
   assert.deepEqual(files.filter((url) => !url.startsWith(folder)), []);
   if (BROWSER === 'chromium') {
     assert.deepEqual(files.map((url) => url.slice(folder.length).replace(/#.*/, '')).sort(),
-      ['ioiwari-module.js', 'ioiwari.css', 'ioiwari.html', 'ioiwari.js']);
+      ['ioiwari-address.js', 'ioiwari-host.js', 'ioiwari-module.js', 'ioiwari.css', 'ioiwari.html',
+        'ioiwari.js']);
   }
   assert.equal(await page.evaluate(() => window.ioiwariPage.solver()), 'worker');
   assert.deepEqual(heard.failed, []);
@@ -56,7 +57,7 @@ test('offers every ring it solves in a few seconds, the IOI ring named, and no o
   const offered = await page.$$eval('#ring option', (options) =>
     options.map((option) => [option.value, option.textContent]));
   const values = offered.map(([value]) => value);
-  // Up to 6.5 million classes (page/ioiwari.js says why): 10 pits of capacity 5 have 6.0 million,
+  // Up to 6.5 million classes (page/ioiwari-address.js says why): 10 pits of capacity 5 have 6.0 million,
   // 9 of capacity 7 have 14.9 million.
   for (const ring of ['3-1', '7-5', '9-5', '10-5', '13-3', '16-2']) assert.ok(values.includes(ring), ring);
   for (const ring of ['9-7', '11-5', '16-7', '16-9', '2-5', '17-1']) assert.ok(!values.includes(ring), ring);

@@ -4,20 +4,14 @@
 //
 // Two instances of the module: one on the page's thread answers every question of a solved
 // ring; one in a Worker, made afresh for each solve, solves the next ring and hands its table
-// over, so that the page answers clicks and keys while a ring is solving.
+// over, so that the page answers clicks and keys while a ring is solving (ioiwari-host.js).
+// The address, which holds the game on screen, is ioiwari-address.js's.
 (function () {
   'use strict';
 
-  const STRATEGIES = ['optimal', 'greedy', 'random', 'weakest'];
-  // The rings offered: those the page solves in a few seconds, at about 0.3 µs a class
-  // (docs/browser.md has the figures).
-  const MOST_CLASSES = 6500000;
+  const { STRATEGIES, MOST_CLASSES, PITS, CAPACITY } = IoiwariAddress;
   const IOI = { pits: 7, capacity: 5 };
-  // What an address may name (the core's rings, docs/rings.md): checked before anything reaches
-  // the module, whose 32-bit integers would take 4294967301 for 5.
-  const PITS = { least: 3, most: 16 };
-  const CAPACITY = { least: 1, most: 9 };
-  const LONGEST_ADDRESS = 2000; // characters: a game of 16 pits of capacity 9 needs under 800
+  const { moduleImports, makeWorker } = IoiwariHost;
 
   let core = null;     // the module's exports, on the page's thread
   let compiled = null; // the module compiled once, for the page and for each worker
@@ -43,90 +37,6 @@
   };
 
   // ---- The module, on the page's thread and in a worker. -------------------------------------
-
-  // What the module asks of its host: the few calls its C library makes (src/web/CMakeLists.txt
-  // lists them: no environment, no files, an exit is an error) and the core's own two, a stop
-  // with its reason and a solve's progress. The worker's source includes this function as it is.
-  function moduleImports(memory, on) {
-    const nothing = 52; // ENOSYS
-    return {
-      ioiwari: {
-        stopped(pointer, length) {
-          on.stopped(new TextDecoder().decode(new Uint8Array(memory(), pointer, length)));
-        },
-        progress(layer, layers, done, classes) {
-          on.progress(layer, layers, done, classes);
-        },
-      },
-      wasi_snapshot_preview1: {
-        environ_sizes_get(count, size) {
-          new Uint32Array(memory(), count, 1)[0] = 0;
-          new Uint32Array(memory(), size, 1)[0] = 0;
-          return 0;
-        },
-        environ_get: () => 0,
-        fd_close: () => nothing,
-        fd_seek: () => nothing,
-        fd_write: () => nothing,
-        proc_exit(status) {
-          throw new Error('the core exited with status ' + status);
-        },
-      },
-    };
-  }
-
-  // The worker's whole program: it instantiates the module it is sent, solves the one ring it is
-  // asked for, saying how far it is now and then, and sends the solved table's two parts back.
-  function solverWorker() {
-    let core = null;
-    let stopped = null;
-    let said = 0;
-    let ready = null;
-    self.onmessage = (event) => {
-      const message = event.data;
-      if (message.module) {
-        ready = WebAssembly.instantiate(message.module, moduleImports(() => core.memory.buffer, {
-          stopped(text) { stopped = text; },
-          progress(layer, layers, done, classes) {
-            const now = Date.now();
-            if (now - said < 40) return;
-            said = now;
-            self.postMessage({ progress: { layer, layers, done, classes } });
-          },
-        })).then((made) => {
-          core = (made.instance || made).exports;
-          core._initialize();
-        });
-        return;
-      }
-      ready.then(() => {
-        const ring = message.solve;
-        const begun = performance.now();
-        const refused = core.solve(ring.pits, ring.capacity);
-        if (refused !== 0) {
-          self.postMessage({ refused });
-          return;
-        }
-        const part = (n) => new Uint8Array(core.memory.buffer, core.table_part(n),
-          core.table_part_bytes(n)).slice();
-        const lines = part(0);
-        const values = part(1);
-        self.postMessage({ solved: { lines, values, ms: performance.now() - begun } },
-          [lines.buffer, values.buffer]);
-      }).catch((error) => self.postMessage({ failed: stopped || error.message }));
-    };
-  }
-
-  // A Worker made from a Blob of the worker's source: a page opened from a folder may make
-  // one, where a Worker of a file beside it is refused (open.test.cjs tries both).
-  let workerAddress = null;
-  function makeWorker() {
-    if (!workerAddress) {
-      const source = moduleImports.toString() + '\n(' + solverWorker.toString() + ')();\n';
-      workerAddress = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    }
-    return new Worker(workerAddress);
-  }
 
   // The page marks its steps for the bench (User Timing: performance.getEntriesByType('mark')):
   // ioiwari:script, its script running; ioiwari:core, the module ready; ioiwari:drawn, each game
@@ -559,19 +469,7 @@
 
   // ---- The address. -------------------------------------------------------------------------
 
-  function addressOf() {
-    const parts = [
-      'mode=' + state.mode,
-      'ring=' + state.ring.pits + '-' + state.ring.capacity,
-      'start=' + state.start.join('-'),
-      'mover=' + state.firstMover,
-    ];
-    if (state.mode === 'play') {
-      parts.push('you=' + state.you, 'opponent=' + state.opponent, 'seed=' + state.seed);
-    }
-    parts.push('moves=' + state.moves.join('-'));
-    return '#' + parts.join('&');
-  }
+  const addressOf = () => IoiwariAddress.of(state);
 
   function writeAddress() {
     const address = addressOf();
@@ -584,98 +482,7 @@
     pushNext = false;
   }
 
-  // A game that an address names: {game} with the moves unchecked (checkMoves() checks them
-  // once the ring is solved), or {error} saying what is wrong with it. Every field is checked
-  // against what the ring allows, each number by its digits before it is a number at all.
-  function readAddress(hash) {
-    const text = hash.replace(/^#/, '');
-    if (text.length > LONGEST_ADDRESS) {
-      return { error: 'the address is ' + text.length + ' characters long, more than any game needs' };
-    }
-    const fields = new Map();
-    for (const part of text.split('&').filter(Boolean)) {
-      const equals = part.indexOf('=');
-      const key = equals < 0 ? part : part.slice(0, equals);
-      const value = equals < 0 ? '' : part.slice(equals + 1);
-      if (!['mode', 'ring', 'start', 'mover', 'you', 'opponent', 'seed', 'moves'].includes(key)) {
-        return { error: 'the address has a field "' + shorten(key) + '", which no game has' };
-      }
-      if (fields.has(key)) return { error: 'the address gives "' + key + '" twice' };
-      fields.set(key, value);
-    }
-    if (!fields.has('ring')) return { error: 'the address names no ring (ring=PITS-CAPACITY)' };
-    if (!fields.has('start')) return { error: 'the address gives no start (start=COUNTS)' };
-    // A count is digits alone; one of more than 9 is out of every range below, however long.
-    const counts = (value) => (value.split('-').every((digits) => /^[0-9]+$/.test(digits))
-      ? value.split('-').map((digits) => (digits.length > 9 ? Infinity : Number(digits))) : null);
-    const ringCounts = counts(fields.get('ring'));
-    if (!ringCounts || ringCounts.length !== 2) {
-      return { error: 'the ring "' + shorten(fields.get('ring')) + '" is not PITS-CAPACITY' };
-    }
-    const [pits, capacity] = ringCounts;
-    const said = (number) => (number === Infinity ? 'more' : String(number));
-    if (pits < PITS.least || pits > PITS.most) {
-      return { error: 'a ring has ' + PITS.least + ' to ' + PITS.most + ' pits, not ' +
-        (pits === Infinity ? shorten(fields.get('ring').split('-')[0]) : pits) };
-    }
-    if (capacity < CAPACITY.least || capacity > CAPACITY.most) {
-      return { error: 'a pit holds ' + CAPACITY.least + ' to ' + CAPACITY.most + ' beads, not ' +
-        (capacity === Infinity ? shorten(fields.get('ring').split('-')[1]) : capacity) };
-    }
-    const ring = { pits, capacity };
-    const classes = core.ring_classes(pits, capacity);
-    if (classes === 0) return { error: 'no game is played on ' + pits + ' pits of capacity ' + capacity };
-    if (classes > MOST_CLASSES) {
-      return { error: 'the ring of ' + pits + ' pits, capacity ' + capacity + ', is larger than ' +
-        'this page solves; the command line plays it (ioiwari play --pits ' + pits +
-        ' --capacity ' + capacity + ')' };
-    }
-    const startCounts = counts(fields.get('start'));
-    if (!startCounts || startCounts.length !== pits) {
-      return { error: 'the start "' + shorten(fields.get('start')) + '" is not ' + pits +
-        ' bead counts' };
-    }
-    const beyond = startCounts.findIndex((beads) => beads > capacity);
-    if (beyond >= 0) {
-      return { error: 'pit ' + (beyond + 1) + ' of the start holds ' + said(startCounts[beyond]) +
-        ' beads, more than its capacity, ' + capacity };
-    }
-    const start = startCounts;
-    if (over(start)) return { error: 'the start has no bead' };
-    const choice = (key, allowed, otherwise) => {
-      if (!fields.has(key)) return { value: otherwise };
-      const value = fields.get(key);
-      return allowed.includes(value) ? { value }
-        : { error: '"' + key + '" is ' + allowed.join(' or ') + ', not "' + shorten(value) + '"' };
-    };
-    const mode = choice('mode', ['play', 'analyze'], 'play');
-    const mover = choice('mover', ['1', '2'], '1');
-    const you = choice('you', ['1', '2'], '1');
-    const opponent = choice('opponent', STRATEGIES, 'optimal');
-    for (const field of [mode, mover, you, opponent]) if (field.error) return { error: field.error };
-    let seed = 1;
-    if (fields.has('seed')) {
-      const value = fields.get('seed');
-      if (!/^[0-9]{1,10}$/.test(value) || Number(value) > 4294967295) {
-        return { error: 'the seed is 0 to 4294967295, not "' + shorten(value) + '"' };
-      }
-      seed = Number(value);
-    }
-    const movesText = fields.get('moves') || '';
-    const moves = movesText === '' ? [] : counts(movesText);
-    if (!moves) return { error: 'the moves "' + shorten(movesText) + '" are not pit numbers' };
-    return {
-      game: {
-        mode: mode.value, ring, start, firstMover: Number(mover.value), you: Number(you.value),
-        opponent: opponent.value, seed, moves,
-      },
-    };
-  }
-
-  // A piece of an address, short enough to quote in a message.
-  function shorten(text) {
-    return text.length > 24 ? text.slice(0, 24) + '…' : text;
-  }
+  const readAddress = (hash) => IoiwariAddress.read(hash, (pits, capacity) => core.ring_classes(pits, capacity));
 
   // Plays the moves an address gives from the state's start: null when all are legal, else what
   // is wrong with the first that is not, the moves before it played.
