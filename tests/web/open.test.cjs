@@ -24,8 +24,8 @@ test('opens from its folder: only its own files, no message, a game of the IOI r
   assert.deepEqual(files.filter((url) => !url.startsWith(folder)), []);
   if (BROWSER === 'chromium') {
     assert.deepEqual(files.map((url) => url.slice(folder.length).replace(/#.*/, '')).sort(),
-      ['ioiwari-address.js', 'ioiwari-host.js', 'ioiwari-module.js', 'ioiwari.css', 'ioiwari.html',
-        'ioiwari.js']);
+      ['ioiwari-address.js', 'ioiwari-core.js', 'ioiwari-draw.js', 'ioiwari-host.js',
+        'ioiwari-module.js', 'ioiwari-solve.js', 'ioiwari.css', 'ioiwari.html', 'ioiwari.js']);
   }
   assert.equal(await page.evaluate(() => window.ioiwariPage.solver()), 'worker');
   assert.deepEqual(heard.failed, []);
