@@ -236,25 +236,18 @@ int run_convert(Invocation& call) {
   // for: a crafted file of terabytes is refused, not allocated for.
   check_table_opens(path, geometry, root_book(call.environment), call.environment.memory_bytes);
   const auto begin = std::chrono::steady_clock::now();
-  std::optional<TableOutput> output;
-  std::uint32_t from = 0;
-  try {
-    output.emplace(*call.parsed.text(opt::out), *geometry, format, TableOutput::Room::later);
-    from = copy_table(path, geometry, root_book(call.environment), call.environment.memory_bytes,
-                      *output);
-  } catch (const std::bad_alloc&) {
-    throw TableFileError(
-        TableFileError::Kind::too_large,
-        "table " + in_quotes(path) + " cannot be converted in the memory this process may take");
-  }
+  // Memory that runs out is the core's refusal (TableOutput's, copy_table()'s), status 7.
+  TableOutput output(*call.parsed.text(opt::out), *geometry, format, TableOutput::Room::later);
+  const std::uint32_t from = copy_table(path, geometry, root_book(call.environment),
+                                        call.environment.memory_bytes, output);
   struct stat status {};
   const std::uint64_t read = ::stat(path.c_str(), &status) == 0 ? status.st_size : 0;
   text << "converted the table of " << geometry->ring().describe() << " from " << in_quotes(path)
        << " (format " << from << ", " << bytes_text(read) << ") to "
        << in_quotes(*call.parsed.text(opt::out)) << " (format "
-       << static_cast<std::uint32_t>(format) << ", " << bytes_text(output->size()) << ") in "
+       << static_cast<std::uint32_t>(format) << ", " << bytes_text(output.size()) << ") in "
        << std::fixed << std::setprecision(1) << seconds_since(begin) << " s, root "
-       << hex(output->root()) << "\n";
+       << hex(output.root()) << "\n";
   print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }

@@ -630,7 +630,9 @@ std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeom
     if (output.root() != file.root()) throw std::logic_error("a copied table has another root");
     return file.version();
   } catch (const std::bad_alloc&) {
-    out_of_memory(path);
+    throw TableFileError(
+        TableFileError::Kind::too_large,
+        "table " + quoted_path(path) + " cannot be copied in the memory this process may take");
   }
 }
 

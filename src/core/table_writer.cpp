@@ -105,8 +105,9 @@ void remove_dead_temporaries(int directory, const std::string& base) {
 
 }  // namespace
 
+// Memory that runs out here (the block hashes, sized by the ring) is a refusal, as the reader's.
 TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, TableFormat format,
-                         Room room)
+                         Room room) try
     : geometry_(geometry), digest_(geometry.layout()), format_(format) {
   if (path.empty()) unwritable(path, "no file name");
   target_ = resolve_target(path);
@@ -138,6 +139,8 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
     discard();
     throw;
   }
+} catch (const std::bad_alloc&) {
+  unwritable(path, "no memory for it in what this process may take");
 }
 
 std::uint64_t TableOutput::bytes_in_steps() const {

@@ -838,3 +838,49 @@ TEST_CASE("convert writes a table again in the other format, to solve's own byte
   CHECK_FALSE(fs::exists(folder.file("bad.table")));
   CHECK(folder.entries() == 4);  // no temporary file is left
 }
+
+TEST_CASE("convert under every memory limit copies the table or refuses it in one line",
+          "[e2e][tables][hostile]") {
+  if (kSanitized) return;  // the sanitizers reserve terabytes of address space
+  // From a limit under which the program cannot even start up to one that copies: each run
+  // either writes the copy, of the file's root, or refuses with status 7 and one line about
+  // memory, leaving no file; never an internal error or a signal.
+  TempFolder folder;
+  const std::string plain = folder.file("ten-4.table"), copy = folder.file("copy.table");
+  REQUIRE(ioiwari_run({"solve", "--pits", "10", "--format", "4", "--out", plain}).status == 0);
+  int copied = 0, refused = 0;
+  for (std::uint64_t limit = std::uint64_t{4} << 20; limit <= (std::uint64_t{32} << 20);
+       limit += std::uint64_t{512} << 10) {
+    INFO("address space " << limit);
+    RunOptions options;
+    options.prepare = [limit] {
+      const rlimit as{limit, limit};
+      ::setrlimit(RLIMIT_AS, &as);
+    };
+    const auto run = run_program({IOIWARI_BINARY, "convert", plain, "--out", copy}, "", options);
+    INFO(run.err);
+    CHECK_FALSE(run.signaled);
+    if (run.status == 127 &&
+        run.err.find(": error while loading shared libraries: ") != std::string::npos)
+      continue;  // the dynamic loader, before any of ours
+    if (run.status == 0) {
+      ++copied;
+      INFO(run.out);
+      CHECK(test::unwrapped(run.out).starts_with(
+          "converted the table of 10 pits, capacity 5 from '"));
+      CHECK(fs::exists(copy));
+      fs::remove(copy);
+    } else {
+      ++refused;
+      CHECK(run.status == to_int(ExitCode::bad_table));
+      CHECK(run.out.empty());
+      CHECK(run.err.find("memory") != std::string::npos);
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+      CHECK(run.err.find("internal error") == std::string::npos);
+      CHECK_FALSE(fs::exists(copy));
+    }
+    CHECK(folder.entries() == 1);  // no temporary file is left
+  }
+  CHECK(copied > 0);
+  CHECK(refused > 0);
+}
