@@ -276,11 +276,13 @@ TEST_CASE("CPU time of processes nobody waits for, or after the output closes, i
 
 TEST_CASE("a game's wall-clock limit is its CPU limit times the factor",
           "[e2e][referee][hostile][containment]") {
-  // Each move waits 400 ms and uses no CPU time: within a move's limit, past the game's.
+  // Each move waits 900 ms and uses no CPU time: within a move's limit, past the game's 2 s at
+  // the third of its five moves, however fast the machine. (Moves of 400 ms came to 2 s with
+  // the fifth, the last: a race the game sometimes won.)
   RefereeLimits limits = generous();
   limits.per_game = 1000ms;
   limits.wall_factor = 2;
-  const GameReport report = hostile("slow-moves", {"400"}, limits);
+  const GameReport report = hostile("slow-moves", {"900"}, limits);
   INFO(report.detail);
   CHECK(report.verdict == Verdict::timeout);
   CHECK(report.wall >= 2000ms);
