@@ -475,7 +475,7 @@ TEST_CASE("the binary plays other rings perfectly, solving them or mapping a tab
     std::size_t most_starts;
   };
   // Under the sanitizers each refereed game takes ten times as long: fewer starts of each ring.
-  const std::size_t most = test::kSanitized ? 12 : 100;
+  const std::size_t most = test::kSanitized ? 6 : 100;
   for (const Case& c : {Case{{4, 4}, false, most}, Case{{5, 5}, false, most},
                         Case{{6, 3}, false, most}, Case{{9, 4}, true, test::kSanitized ? 4 : 12}}) {
     const Ring ring = c.ring;
