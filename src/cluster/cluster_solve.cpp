@@ -75,7 +75,7 @@ std::vector<std::uint64_t> stripe_classes(const RingPart& part, std::uint64_t li
 // each from the process that holds it, first their lines (each line's first rank made the
 // table's: the classes of the stripes before, not of the part's), then their values. The others
 // send their stripes in order, a message each.
-void gather(const RingPart& part, const RingGeometry& geometry,
+void gather(const RingPart& part, const RingGeometry& geometry, TableFormat format,
             std::optional<TableOutput>& output) {
   const Share& share = part.share;
   const int processes = share.processes;
@@ -95,6 +95,14 @@ void gather(const RingPart& part, const RingGeometry& geometry,
   MPI_Gatherv(mine.data(), size, MPI_UINT64_T, by_process.data(), sizes.data(), starts.data(),
               MPI_UINT64_T, 0, MPI_COMM_WORLD);
 
+  // Format 5's code is made of every value's count, summed over the processes, before the lines.
+  if (format == TableFormat::compressed) {
+    ValueCounts counts{}, all{};
+    add_value_counts({part.values, part.classes}, counts);
+    MPI_Reduce(counts.data(), all.data(), static_cast<int>(counts.size()), MPI_UINT64_T, MPI_SUM, 0,
+               MPI_COMM_WORLD);
+    if (share.me == 0) output->set_value_counts(all);
+  }
   const std::uint64_t stripe_lines = share.stripe_lines();
   const std::uint64_t stripe_count = (lines + stripe_lines - 1) / stripe_lines;
   if (share.me != 0) {
@@ -218,7 +226,7 @@ int run_solve(cli::Invocation& call) {
   std::uint64_t classes = 0;
   MPI_Allreduce(&part.classes, &classes, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   try {
-    gather(part, geometry, output);
+    gather(part, geometry, cli::written_format(call.parsed), output);
     if (me == 0) output->commit(classes);
   } catch (const TableFileError& error) {
     // Only process 0 writes: the others may wait for it, so the job is ended.

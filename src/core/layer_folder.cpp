@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -24,9 +25,10 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 
 // The version of a layer's files and manifest: a change to either, or to LayerIndex's order,
 // makes it another, and a stopped solve's layers are then solved again, not taken up.
-constexpr std::string_view kManifestHead = "ioiwari layer 1\n";
-// The most bytes a manifest takes: one longer is no manifest.
-constexpr std::size_t kManifestBytes = 512;
+constexpr std::string_view kManifestHead = "ioiwari layer 2\n";
+// The most bytes a manifest takes: one longer is no manifest. Its counts take at most 31 bytes
+// for each of 256 values.
+constexpr std::size_t kManifestBytes = 9000;
 
 // The kinds of a layer's files: its lines, its values, its manifest, and the moves deferred
 // into it (never finished: always a part).
@@ -168,12 +170,19 @@ void LayerFolder::remove_layer(int beads) const {
     ::unlinkat(fd_, name(kind, beads).c_str(), 0);
 }
 
-std::string LayerFolder::manifest(int beads, const Digest& lines, const Digest& values) const {
+std::string LayerFolder::manifest(int beads, const Digest& lines, const Digest& values,
+                                  const ValueCounts& counts) const {
   const auto b = static_cast<std::size_t>(beads);
-  return std::string(kManifestHead) + "ring " + std::to_string(ring_.pits) + " " +
-         std::to_string(ring_.capacity) + "\nlayer " + std::to_string(beads) + "\nlines " +
-         std::to_string(sizes_.lines[b]) + " " + hex(lines) + "\nvalues " +
-         std::to_string(sizes_.values[b]) + " " + hex(values) + "\n";
+  std::string text = std::string(kManifestHead) + "ring " + std::to_string(ring_.pits) + " " +
+                     std::to_string(ring_.capacity) + "\nlayer " + std::to_string(beads) +
+                     "\nlines " + std::to_string(sizes_.lines[b]) + " " + hex(lines) + "\nvalues " +
+                     std::to_string(sizes_.values[b]) + " " + hex(values) + "\ncounts";
+  // Each value that occurs, from the least, and how many of the layer's classes it is.
+  for (int value = -128; value < 128; ++value) {
+    const std::uint64_t count = counts[static_cast<std::uint8_t>(value)];
+    if (count > 0) text += " " + std::to_string(value) + ":" + std::to_string(count);
+  }
+  return text + "\n";
 }
 
 std::optional<std::string> LayerFolder::small_file(const char* kind, int beads) const {
@@ -187,7 +196,8 @@ std::optional<std::string> LayerFolder::small_file(const char* kind, int beads) 
   return text;
 }
 
-std::optional<Digest> LayerFolder::digest(const char* kind, int beads, std::uint64_t bytes) {
+std::optional<Digest> LayerFolder::digest(const char* kind, int beads, std::uint64_t bytes,
+                                          ValueCounts* counts) {
   const int fd = open_at(name(kind, beads), O_RDONLY);
   if (fd < 0) return std::nullopt;
   const LayerFile file(fd, path_ + "/" + name(kind, beads));
@@ -199,6 +209,8 @@ std::optional<Digest> LayerFolder::digest(const char* kind, int beads, std::uint
     const auto here = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes - at));
     file.read(buffer.data(), here, at);
     hash.update({buffer.data(), here});
+    if (counts != nullptr)
+      add_value_counts({reinterpret_cast<const std::int8_t*>(buffer.data()), here}, *counts);
     counts_.bytes_checked += here;
   }
   return hash.finish();
@@ -210,8 +222,11 @@ bool LayerFolder::kept(int beads) {
   const auto b = static_cast<std::size_t>(beads);
   const std::optional<Digest> lines = digest("lines", beads, sizes_.lines[b]);
   if (!lines) return false;
-  const std::optional<Digest> values = digest("values", beads, sizes_.values[b]);
-  return values && *text == manifest(beads, *lines, *values);
+  ValueCounts counts{};
+  const std::optional<Digest> values = digest("values", beads, sizes_.values[b], &counts);
+  if (!values || *text != manifest(beads, *lines, *values, counts)) return false;
+  value_counts_.push_back(counts);
+  return true;
 }
 
 void LayerFolder::write_finished(const char* kind, int beads, const void* data,
@@ -244,10 +259,25 @@ void LayerFolder::finish(int beads, std::span<const unsigned char> lines,
                          std::span<const unsigned char> values) {
   write_finished("lines", beads, lines.data(), lines.size());
   write_finished("values", beads, values.data(), values.size());
-  const std::string text = manifest(beads, sha256(lines), sha256(values));
+  ValueCounts counts{};
+  add_value_counts({reinterpret_cast<const std::int8_t*>(values.data()), values.size()}, counts);
+  const std::string text = manifest(beads, sha256(lines), sha256(values), counts);
   write_finished("layer", beads, text.data(), text.size());
   if (::fsync(fd_) != 0) layer_file_failed("sync", path_, errno);
+  value_counts_.resize(static_cast<std::size_t>(beads));
+  value_counts_.push_back(counts);
   finished_ = beads + 1;
+}
+
+ValueCounts LayerFolder::value_counts() const {
+  if (finished_ != ring_.max_beads() + 1 ||
+      value_counts_.size() != static_cast<std::size_t>(finished_))
+    throw std::logic_error("the values of layers not finished are not counted");
+  ValueCounts all{};
+  for (const ValueCounts& layer : value_counts_)
+    for (std::size_t b = 0; b < all.size(); ++b)
+      all[b] += layer[b];
+  return all;
 }
 
 std::unique_ptr<LayerFile> LayerFolder::finished_file(const char* kind, int beads) const {

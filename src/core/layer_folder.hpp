@@ -3,7 +3,8 @@
 //
 // A solved layer B is finished there as three files: lines-B and values-B, each written under a
 // name ending in kPartSuffix, synced and renamed, and then its manifest, layer-B (the ring, the
-// layer, each file's size and SHA-256), written the same way. The moves deferred into a layer
+// layer, each file's size and SHA-256, and how many of its values are each value, of which
+// format 5's code is made before the merge), written the same way. The moves deferred into a layer
 // live in deferred-B.part while its solve needs them. The next solve of the ring in that folder
 // keeps every layer in a row from the empty board up whose files match their manifest.
 #pragma once
@@ -17,6 +18,7 @@
 
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/sha256.hpp"
+#include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/tier_solver.hpp"
 
 namespace ioiwari {
@@ -79,6 +81,8 @@ class LayerFolder {
   // Finishes layer `beads` with these lines and values (their sizes those of LayerSizes).
   void finish(int beads, std::span<const unsigned char> lines,
               std::span<const unsigned char> values);
+  // The values of every layer counted (all must be finished), as their manifests hold them.
+  ValueCounts value_counts() const;
   // The lines or the values (`kind`: "lines" or "values") of finished layer `beads`, to read.
   std::unique_ptr<LayerFile> finished_file(const char* kind, int beads) const;
 
@@ -95,17 +99,21 @@ class LayerFolder {
 
  private:
   std::string name(const char* kind, int beads) const;
-  std::string manifest(int beads, const Digest& lines, const Digest& values) const;
+  std::string manifest(int beads, const Digest& lines, const Digest& values,
+                       const ValueCounts& counts) const;
   bool kept(int beads);
   void remove_layer(int beads) const;
   void write_finished(const char* kind, int beads, const void* data, std::uint64_t bytes);
-  std::optional<Digest> digest(const char* kind, int beads, std::uint64_t bytes);
+  // The file's digest, when it has `bytes` bytes; its values counted into `counts`, if given.
+  std::optional<Digest> digest(const char* kind, int beads, std::uint64_t bytes,
+                               ValueCounts* counts = nullptr);
   std::optional<std::string> small_file(const char* kind, int beads) const;
   int open_at(const std::string& file, int flags) const;
 
   Ring ring_;
   LayerSizes sizes_;
   TierCounts& counts_;
+  std::vector<ValueCounts> value_counts_;  // of each finished layer
   std::string path_;
   int fd_ = -1;    // open and locked while this object lives
   int slot_ = -1;  // the folder's place among what a signal clears

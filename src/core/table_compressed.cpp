@@ -9,8 +9,22 @@
 
 namespace ioiwari {
 
-ValueCode::Lengths ValueCode::lengths_for(const std::array<std::uint64_t, 256>& counts) {
-  std::array<std::uint64_t, 256> weights = counts;
+void add_value_counts(std::span<const std::int8_t> values, ValueCounts& counts) {
+  // Four tables, summed at the end: a run of one value does not wait on its own last increment.
+  std::array<ValueCounts, 4> partial{};
+  std::size_t i = 0;
+  for (; i + 4 <= values.size(); i += 4) {
+    for (std::size_t k = 0; k < 4; ++k)
+      ++partial[k][static_cast<std::uint8_t>(values[i + k])];
+  }
+  for (; i < values.size(); ++i)
+    ++partial[0][static_cast<std::uint8_t>(values[i])];
+  for (std::size_t b = 0; b < 256; ++b)
+    counts[b] += partial[0][b] + partial[1][b] + partial[2][b] + partial[3][b];
+}
+
+ValueCode::Lengths ValueCode::lengths_for(const ValueCounts& counts) {
+  ValueCounts weights = counts;
   for (;;) {
     // The nodes: the bytes (0 to 255), then the merged ones in the order made; each merge takes
     // the two lightest of those not merged yet, the earlier made first among equal weights.

@@ -205,6 +205,22 @@ std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeom
       std::uint64_t offset, bytes;
     } parts[] = {{layout.lines_offset, layout.lines_bytes},
                  {layout.values_offset, layout.values_bytes}};
+    // Format 5's code is made of the values' counts: a first pass reads the values' blocks.
+    if (output.format() == TableFormat::compressed) {
+      ValueCounts counts{};
+      const std::uint64_t values_end = layout.values_offset + layout.values_bytes;
+      for (std::uint64_t b = TableLayout::block_of(layout.values_offset);
+           TableLayout::block_offset(b) < values_end; ++b) {
+        file.read_block(b, block.data());
+        const std::uint64_t begin = TableLayout::block_offset(b);
+        const std::uint64_t from = std::max(begin, layout.values_offset);
+        const std::uint64_t to = std::min(begin + kBlock, values_end);
+        add_value_counts({reinterpret_cast<const std::int8_t*>(block.data()) + (from - begin),
+                          static_cast<std::size_t>(to - from)},
+                         counts);
+      }
+      output.set_value_counts(counts);
+    }
     for (std::uint64_t b = 0; b < layout.blocks; ++b) {
       file.read_block(b, block.data());
       const std::uint64_t begin = TableLayout::block_offset(b), end = begin + kBlock;

@@ -14,9 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "coded_parts.hpp"
 #include "file_kind.hpp"
 #include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/table_file.hpp"
@@ -29,6 +31,12 @@ namespace {
 
 // The alignment direct I/O wants.
 constexpr std::size_t kDirectAlignment = TableLayout::kPageBytes;
+
+// The memory a table in steps takes on the way, as a solve past memory counts it: format 4's
+// stage, or format 5's three runs (each up to a page's code past its size) and its page.
+static_assert(TableOutput::kStepsBytes >= TableOutput::kStageBytes &&
+              TableOutput::kStepsBytes >=
+                  3 * (CodedParts::kRunBytes + kMostPageCodeBytes) + kCodedPageClasses);
 
 [[noreturn]] void unwritable(const std::string& path, const std::string& why) {
   throw TableFileError(TableFileError::Kind::unwritable,
@@ -126,8 +134,9 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
     {
       std::string name;
       fd_ = open_temporary(name, slot_);
-      // The parts go with direct I/O where the file system takes it (not tmpfs, say).
-      direct_ = ::openat(directory_, name.c_str(), O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+      // Format 4's parts go with direct I/O where the file system takes it (not tmpfs, say).
+      if (format_ == TableFormat::plain)
+        direct_ = ::openat(directory_, name.c_str(), O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
     }
     if (direct_ >= 0) {
       stage_.reset(static_cast<unsigned char*>(std::aligned_alloc(kDirectAlignment, kStageBytes)));
@@ -146,7 +155,10 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
 std::uint64_t TableOutput::bytes_in_steps() const {
   const TableLayout& layout = geometry_.layout();
   if (format_ == TableFormat::plain) return layout.file_bytes;
-  return layout.file_bytes + CompressedLayout::of(layout, layout.classes / 2).file_bytes;
+  const std::uint64_t pages = (layout.classes + kCodedPageClasses - 1) / kCodedPageClasses;
+  return CompressedLayout::of(
+             layout, coded_ ? coded_->most_coded_bytes() : (layout.classes + 1) / 2 + pages)
+      .file_bytes;
 }
 
 int TableOutput::open_temporary(std::string& name, int& slot) {
@@ -177,17 +189,18 @@ std::uint64_t TableOutput::free_bytes() const {
 }
 
 void TableOutput::reserve() {
-  if (reserved_) return;
+  const std::uint64_t bytes = bytes_in_steps();
+  if (reserved_ >= bytes) return;
   if (fd_ < 0) unwritable(target_, "the table was written already");
-  const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(geometry_.layout().file_bytes));
+  const int reserved = ::posix_fallocate(fd_, 0, static_cast<off_t>(bytes));
   if (reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG) {
     const auto slash = target_.rfind('/');
     const std::string folder = slash == std::string::npos ? "."
                                : slash == 0               ? "/"
                                                           : target_.substr(0, slash);
-    const std::string why = "the table needs " + textio::bytes_text(geometry_.layout().file_bytes) +
-                            " and " + quoted_path(folder) + " has " +
-                            textio::bytes_text(free_bytes()) + " free";
+    const std::string why = "the table needs " + textio::bytes_text(bytes) + " and " +
+                            quoted_path(folder) + " has " + textio::bytes_text(free_bytes()) +
+                            " free";
     discard();
     unwritable(target_, why);
   }
@@ -195,7 +208,19 @@ void TableOutput::reserve() {
     discard();
     unwritable(target_, std::strerror(reserved));
   }
-  reserved_ = true;
+  reserved_ = bytes;
+}
+
+void TableOutput::set_value_counts(const ValueCounts& counts) {
+  if (format_ != TableFormat::compressed) throw std::logic_error("format 4 codes no values");
+  if (coded_ || digest_.next_offset() != geometry_.layout().lines_offset)
+    throw std::logic_error("the values' counts are given once, before the parts");
+  coded_ = std::make_unique<CodedParts>(
+      geometry_.layout(), counts,
+      [this](std::uint64_t offset, std::span<const unsigned char> bytes) {
+        write_at(offset, bytes);
+      });
+  if (reserved_ > 0) reserve();  // reserved already: now for the exact bound
 }
 
 TableOutput::~TableOutput() {
@@ -277,7 +302,10 @@ void TableOutput::append(std::span<const unsigned char> bytes) {
         static_cast<std::size_t>(std::min<std::uint64_t>(digest_.room(), bytes.size()));
     if (take == 0) unwritable(target_, "more bytes than the table holds");
     digest_.append(bytes.first(take));
-    if (direct_ < 0) {
+    if (format_ == TableFormat::compressed) {
+      if (!coded_) throw std::logic_error("format 5 in steps without the values' counts");
+      coded_->pass(at, bytes.first(take));
+    } else if (direct_ < 0) {
       flush_stage();  // what was staged before direct I/O was refused
       write_at(at, bytes.first(take));
     } else {
@@ -307,55 +335,20 @@ void TableOutput::commit(std::uint64_t classes) {
   flush_stage();
   const Digest root = digest_.root();
   if (format_ == TableFormat::compressed) {
-    // Format 5 from format 4's bytes, read back from this file into a second one, which then
-    // takes this one's place.
-    const TableLayout& layout = geometry_.layout();
-    const auto read = [&](std::uint64_t offset, void* into, std::uint64_t bytes) {
-      auto* at = static_cast<unsigned char*>(into);
-      while (bytes > 0) {
-        const ssize_t got = ::pread(fd_, at, bytes, static_cast<off_t>(offset));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-          const std::string why = got < 0 ? std::strerror(errno) : "its bytes are gone";
-          discard();
-          unwritable(target_, "cannot read back its format-4 bytes: " + why);
-        }
-        at += got;
-        offset += static_cast<std::uint64_t>(got);
-        bytes -= static_cast<std::uint64_t>(got);
-      }
-    };
-    Parts parts;
-    parts.first_rank = [&](std::uint64_t line) {
-      std::uint64_t rank = 0;
-      read(layout.lines_offset + 64 * line, &rank, sizeof rank);
-      return rank;
-    };
-    parts.values = [&](std::uint64_t rank, std::span<std::int8_t> into) {
-      read(layout.values_offset + rank, into.data(), into.size());
-    };
-    std::string name;
-    int slot = -1;
-    const int fd = open_temporary(name, slot);
-    try {
-      write_compressed(fd, parts, root);
-    } catch (...) {
-      ::unlinkat(directory_, name.c_str(), 0);
-      ::close(fd);
-      forget_temporary(slot);
-      throw;
+    if (!coded_) throw std::logic_error("format 5 in steps without the values' counts");
+    const std::uint64_t coded = coded_->finish();
+    const CompressedLayout c = CompressedLayout::of(geometry_.layout(), coded);
+    write_at(c.page_hashes_offset, digest_.page_hashes());
+    write_at(c.block_hashes_offset, digest_.block_hashes());
+    write_at(c.top_hashes_offset, digest_.top_hashes());
+    write_at(0, TableHeader::compressed(geometry_, root, coded, coded_->code().lengths()).block());
+    // The room reserved for the coded values' bound, beyond the file's end, goes back.
+    if (::ftruncate(fd_, static_cast<off_t>(c.file_bytes)) != 0) {
+      const std::string why = std::strerror(errno);
+      discard();
+      unwritable(target_, why);
     }
-    // The second file takes the first's place.
-    if (direct_ >= 0) ::close(direct_);
-    direct_ = -1;
-    const auto slash = temporary_.rfind('/');
-    ::unlinkat(directory_, temporary_.c_str() + (slash == std::string::npos ? 0 : slash + 1), 0);
-    ::close(fd_);
-    forget_temporary(slot_);
-    fd_ = fd;
-    slot_ = slot;
-    temporary_ = (slash == std::string::npos ? "" : temporary_.substr(0, slash + 1)) + name;
-    finish(root, size_);
+    finish(root, c.file_bytes);
     return;
   }
   write_at(0, TableHeader::of(geometry_, root).block());
@@ -363,69 +356,6 @@ void TableOutput::commit(std::uint64_t classes) {
   write_at(geometry_.layout().block_hashes_offset, digest_.block_hashes());
   write_at(geometry_.layout().top_hashes_offset, digest_.top_hashes());
   finish(root, geometry_.layout().file_bytes);
-}
-
-void TableOutput::write_compressed(int fd, const Parts& parts, const Digest& root) {
-  const TableLayout& layout = geometry_.layout();
-  const auto put = [&](std::uint64_t offset, std::span<const unsigned char> bytes) {
-    write_through(fd, offset, bytes);
-  };
-  // The code: of every value's count.
-  constexpr std::uint64_t kRun = std::uint64_t{1} << 20;  // values read at once
-  std::vector<std::int8_t> run(static_cast<std::size_t>(std::min(kRun, layout.classes)));
-  std::array<std::uint64_t, 256> counts{};
-  for (std::uint64_t rank = 0; rank < layout.classes; rank += kRun) {
-    const auto here = static_cast<std::size_t>(std::min(kRun, layout.classes - rank));
-    parts.values(rank, std::span(run).first(here));
-    for (std::size_t i = 0; i < here; ++i)
-      ++counts[static_cast<std::uint8_t>(run[i])];
-  }
-  const ValueCode::Lengths lengths = ValueCode::lengths_for(counts);
-  const std::optional<ValueCode> code = ValueCode::of(lengths);
-  if (!code) throw std::logic_error("Huffman's lengths made no code");
-  const CompressedLayout at = CompressedLayout::of(layout, 0);
-  // The first rank of each page of lines.
-  std::vector<std::uint64_t> first_ranks(static_cast<std::size_t>(at.index_pages));
-  for (std::uint64_t page = 0; page < at.index_pages; ++page)
-    first_ranks[page] = parts.first_rank(page * kIndexPageLines);
-  put(at.first_ranks_offset, std::span(reinterpret_cast<const unsigned char*>(first_ranks.data()),
-                                       first_ranks.size() * 8));
-  // The coded pages, in runs, each page's start in the directory.
-  std::vector<std::uint64_t> directory(static_cast<std::size_t>(at.value_pages + 1));
-  std::vector<unsigned char> coded;
-  coded.reserve(static_cast<std::size_t>(kRun + kMostPageCodeBytes));
-  std::uint64_t flushed = 0;
-  for (std::uint64_t page = 0; page < at.value_pages; ++page) {
-    const std::uint64_t rank = page * kCodedPageClasses;
-    if (rank % kRun == 0) {
-      parts.values(rank, std::span(run).first(
-                             static_cast<std::size_t>(std::min(kRun, layout.classes - rank))));
-    }
-    const auto here = static_cast<std::size_t>(std::min(kCodedPageClasses, layout.classes - rank));
-    directory[page] = flushed + coded.size();
-    code->encode(std::span(run).subspan(static_cast<std::size_t>(rank % kRun), here), coded);
-    if (coded.size() >= kRun) {
-      put(at.coded_offset + flushed, coded);
-      flushed += coded.size();
-      coded.clear();
-    }
-  }
-  put(at.coded_offset + flushed, coded);
-  flushed += coded.size();
-  directory[at.value_pages] = flushed;
-  const CompressedLayout c = CompressedLayout::of(layout, flushed);
-  put(c.directory_offset,
-      std::span(reinterpret_cast<const unsigned char*>(directory.data()), directory.size() * 8));
-  put(c.page_hashes_offset, digest_.page_hashes());
-  put(c.block_hashes_offset, digest_.block_hashes());
-  put(c.top_hashes_offset, digest_.top_hashes());
-  put(0, TableHeader::compressed(geometry_, root, flushed, lengths).block());
-  if (::ftruncate(fd, static_cast<off_t>(c.file_bytes)) != 0) {
-    const std::string why = std::strerror(errno);
-    discard();
-    unwritable(target_, why);
-  }
-  size_ = c.file_bytes;
 }
 
 void TableOutput::finish(const Digest& root, std::uint64_t size) {
@@ -457,21 +387,9 @@ void TableOutput::commit(const RingTable& table, std::uint64_t fail_after) {
     return std::span(reinterpret_cast<const unsigned char*>(span.data()), span.size_bytes());
   };
   if (format_ == TableFormat::compressed) {
-    // Format 5 straight from memory: format 4's bytes are hashed, not written.
-    if (fd_ < 0) unwritable(target_, "the table was written already");
-    digest_.append(bytes_of(table.lines()));
-    digest_.append(bytes_of(table.values()));
-    if (!digest_.complete()) unwritable(target_, "the table is incomplete");
-    Parts parts;
-    parts.first_rank = [&](std::uint64_t line) { return table.lines()[kLineWords * line]; };
-    parts.values = [&](std::uint64_t rank, std::span<std::int8_t> into) {
-      std::copy_n(table.values().begin() + static_cast<std::ptrdiff_t>(rank), into.size(),
-                  into.begin());
-    };
-    const Digest root = digest_.root();
-    write_compressed(fd_, parts, root);
-    finish(root, size_);
-    return;
+    ValueCounts counts{};
+    add_value_counts(table.values(), counts);
+    set_value_counts(counts);
   }
   append(bytes_of(table.lines()));
   append(bytes_of(table.values()));

@@ -61,7 +61,7 @@ void in_order(std::uint64_t count, int threads, const Buffer& buffer, Make&& mak
 }  // namespace
 
 std::uint64_t merge_bytes(std::uint64_t lines, int threads) {
-  return TableOutput::kStageBytes + static_cast<std::uint64_t>(std::max(1, threads) + 1) * lines *
+  return TableOutput::kStepsBytes + static_cast<std::uint64_t>(std::max(1, threads) + 1) * lines *
                                         (kLineWords * sizeof(std::uint64_t) + 2 * kLinePositions);
 }
 
@@ -71,6 +71,8 @@ void TierSolve::write(TableOutput& output, Merge merge) {
   const RingIndex& ring_index = geometry_->index();
   const auto layers = static_cast<std::size_t>(ring.max_beads() + 1);
   const bool give_back = merge == Merge::give_back;
+  // Format 5's code, from the counts of every layer's values, before they are merged.
+  if (output.format() == TableFormat::compressed) output.set_value_counts(folder_->value_counts());
   if (give_back) folder_->give_back();
   output.reserve();
 

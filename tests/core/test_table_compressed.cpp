@@ -1,6 +1,8 @@
 // Format 5's parts (table_compressed.hpp): the code of the values, each page decoded to what was
 // coded and no other bytes decoded at all, and the index's lines found again from their first
 // ranks equal to the solved table's.
+#include <sys/stat.h>
+
 #include <array>
 #include <cstring>
 #include <filesystem>
@@ -35,6 +37,13 @@ std::array<std::uint64_t, 256> counts_of(const std::vector<std::int8_t>& values)
   for (const std::int8_t v : values)
     ++counts[static_cast<std::uint8_t>(v)];
   return counts;
+}
+
+// The bytes of the disk that the file at `path` takes.
+std::uint64_t disk_bytes(const std::string& path) {
+  struct stat status {};
+  REQUIRE(::stat(path.c_str(), &status) == 0);
+  return static_cast<std::uint64_t>(status.st_blocks) * 512;
 }
 
 }  // namespace
@@ -76,6 +85,21 @@ TEST_CASE("value code: Huffman's lengths, ties broken as the format says, at mos
   CHECK(kraft(limited) == 4096);
   for (int v = 0; v < 40; ++v)
     CHECK(limited[static_cast<std::size_t>(v)] > 0);
+}
+
+TEST_CASE("value counts: every value of runs of any length, ends included",
+          "[tables][compressed]") {
+  std::mt19937_64 random(5);
+  for (std::size_t length = 0; length < 40; ++length) {
+    std::vector<std::int8_t> values(length);
+    for (std::int8_t& value : values)
+      value = static_cast<std::int8_t>(random() % 7 - 3 - 124 * (random() % 9 == 0));
+    ValueCounts counts{};
+    counts[3] = 1;  // added to, not made anew
+    add_value_counts(values, counts);
+    --counts[3];
+    CHECK(counts == counts_of(values));
+  }
 }
 
 TEST_CASE("value code: lengths that are no code are refused", "[tables][compressed]") {
@@ -237,20 +261,75 @@ TEST_CASE("a table in format 5 reads back every value, with format 4's root, and
         boards.push_back(Board::from_code(random() % ring.code_count(), ring));
     }
     CHECK(use(compressed, truth, boards, checked_reading()) == Use::true_values);
-    // Written in steps (as a solve past memory and a distributed one write it): the same bytes.
+    // Written in steps (as a solve past memory, a distributed one and convert write it), in
+    // pieces of any size: the same bytes, and never format 4's bytes on the disk on the way.
     {
       TableOutput output(folder.file("steps.table"), *geometry, TableFormat::compressed,
                          TableOutput::Room::later);
-      output.append({reinterpret_cast<const unsigned char*>(solved->lines().data()),
-                     solved->lines().size_bytes()});
-      output.append({reinterpret_cast<const unsigned char*>(solved->values().data()),
-                     solved->values().size_bytes()});
+      ValueCounts counts{};
+      add_value_counts(solved->values(), counts);
+      output.set_value_counts(counts);
+      output.reserve();
+      std::vector<unsigned char> bytes(solved->lines().size_bytes() + solved->values().size());
+      std::memcpy(bytes.data(), solved->lines().data(), solved->lines().size_bytes());
+      std::memcpy(bytes.data() + solved->lines().size_bytes(), solved->values().data(),
+                  solved->values().size());
+      std::mt19937_64 random(ring.pits);
+      for (std::size_t at = 0; at < bytes.size();) {
+        const std::size_t piece = std::min<std::size_t>(bytes.size() - at, 1 + random() % 9000);
+        output.append(std::span(bytes).subspan(at, piece));
+        at += piece;
+      }
+      const std::uint64_t disk = disk_bytes(output.temporary());
+      INFO("the temporary file takes " << disk << " bytes; format 4's file "
+                                       << geometry->layout().file_bytes);
+      CHECK(disk <= output.bytes_in_steps() + 4096);
+      if (ring.pits >= 8) CHECK(disk * 2 < geometry->layout().file_bytes);
       output.commit(solved->classes());
       CHECK(output.root() == root);
     }
     CHECK(file_bytes(folder.file("steps.table")) == file_bytes(compressed));
     CHECK(folder.entries() == 3);  // no temporary file is left
   }
+}
+
+TEST_CASE("format 5 in steps is coded only with its own values' counts, or not written",
+          "[tables][compressed]") {
+  TempFolder folder;
+  const auto geometry = RingGeometry::of(Ring{6, 4});
+  const auto solved = RingTable::solve(geometry, SolveOptions{});
+  ValueCounts counts{};
+  add_value_counts(solved->values(), counts);
+  const auto lines = std::span(reinterpret_cast<const unsigned char*>(solved->lines().data()),
+                               solved->lines().size_bytes());
+  const auto values = std::span(reinterpret_cast<const unsigned char*>(solved->values().data()),
+                                solved->values().size());
+  const std::string path = folder.file("five.table");
+  // Counts of another number of classes are refused as they are given.
+  {
+    TableOutput output(path, *geometry, TableFormat::compressed);
+    ValueCounts fewer = counts;
+    --fewer[static_cast<std::uint8_t>(solved->values()[0])];
+    CHECK_THROWS_AS(output.set_value_counts(fewer), std::logic_error);
+    CHECK_THROWS_AS(output.append(lines), std::logic_error);  // no counts: no parts
+  }
+  // As many classes, other values: the commit is refused, and nothing is left.
+  {
+    TableOutput output(path, *geometry, TableFormat::compressed);
+    ValueCounts other = counts;
+    const auto first = static_cast<std::uint8_t>(solved->values()[0]);
+    --other[first];
+    ++other[static_cast<std::uint8_t>(first + 1)];
+    output.set_value_counts(other);
+    CHECK_THROWS_AS(output.set_value_counts(counts), std::logic_error);  // once
+    output.append(lines);
+    output.append(values);
+    CHECK_THROWS_AS(output.commit(solved->classes()), std::logic_error);
+  }
+  CHECK(folder.entries() == 0);
+  // Format 4 has no code.
+  TableOutput plain(path, *geometry, TableFormat::plain);
+  CHECK_THROWS_AS(plain.set_value_counts(counts), std::logic_error);
 }
 
 TEST_CASE("a flipped byte anywhere in a format-5 file is refused, never read as a value",

@@ -116,7 +116,7 @@ TEST_CASE("tier solver: the window is the widest the memory takes", "[ring-solve
   // I/O: the memory counts them.
   const Ring tiny{3, 1};
   const auto small = RingGeometry::of(tiny);
-  CHECK(tier_bytes(LayerIndex(tiny), small->layer_classes(), 0, 2) > TableOutput::kStageBytes);
+  CHECK(tier_bytes(LayerIndex(tiny), small->layer_classes(), 0, 2) > TableOutput::kStepsBytes);
 }
 
 TEST_CASE("tier solver: a folder it cannot write is one error, and nothing is left",
@@ -139,7 +139,8 @@ struct Stopped {};
 // it has finished the layers below `stop_at`, or run to the end when that is past its last
 // layer; returns the layers it left finished. The table goes to `table` when it is written.
 int stopped_solve(Ring ring, int window, int stop_at, const TempFolder& folder,
-                  const std::string& table, TierCounts* counts = nullptr) {
+                  const std::string& table, TierCounts* counts = nullptr,
+                  TableFormat format = TableFormat::plain) {
   const auto geometry = RingGeometry::of(ring);
   TierOptions options;
   options.solve.threads = 2;
@@ -147,7 +148,7 @@ int stopped_solve(Ring ring, int window, int stop_at, const TempFolder& folder,
     if (progress.layer >= stop_at) throw Stopped{};  // reported as each layer begins
   };
   options.window = window;
-  TableOutput output(table, *geometry, TableFormat::plain, TableOutput::Room::later);
+  TableOutput output(table, *geometry, format, TableOutput::Room::later);
   TierSolve solve(geometry, options);
   solve.open(folder.path().string());
   try {
@@ -171,24 +172,31 @@ TEST_CASE("tier solver: a stopped solve is taken up where it stopped, to the sam
   TempFolder folder;
   const Ring ring{8, 4};  // 33 layers
   const auto geometry = RingGeometry::of(ring);
-  const std::string memory = folder.file("memory.table");
-  save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-  const std::vector<unsigned char> expected = file_bytes(memory);
+  const auto solved = RingTable::solve(geometry, SolveOptions{});
   const std::string table = folder.file("tiers.table");
-  for (const int window : {0, 2}) {
+  // In format 4, and in format 5, whose code is made of the kept layers' counts too.
+  for (const auto& [window, format] :
+       {std::pair{0, TableFormat::plain}, std::pair{2, TableFormat::compressed}}) {
     INFO("window " << window);
+    const std::string memory = folder.file("memory.table");
+    {
+      TableOutput output(memory, *geometry, format);
+      output.commit(*solved);
+    }
+    const std::vector<unsigned char> expected = file_bytes(memory);
+    fs::remove(memory);
     // Stopped at layer 9, then at 20 (taking up 9), then run to the end (taking up 20).
-    CHECK(stopped_solve(ring, window, 9, folder, table) == 9);
+    CHECK(stopped_solve(ring, window, 9, folder, table, nullptr, format) == 9);
     CHECK(fs::exists(layers_folder(folder, ring) + "/layer-8"));
     CHECK_FALSE(fs::exists(table));
     TierCounts counts;
-    CHECK(stopped_solve(ring, window, 20, folder, table, &counts) == 20);
+    CHECK(stopped_solve(ring, window, 20, folder, table, &counts, format) == 20);
     CHECK(counts.kept_layers == 9);
     CHECK(counts.bytes_checked > 0);
     // No unfinished file is left: a stop takes them (and a kill's are taken by the next solve).
     for (const auto& entry : fs::directory_iterator(layers_folder(folder, ring)))
       CHECK_FALSE(entry.path().string().ends_with(".part"));
-    CHECK(stopped_solve(ring, window, 1000, folder, table, &counts) == 33);
+    CHECK(stopped_solve(ring, window, 1000, folder, table, &counts, format) == 33);
     CHECK(counts.kept_layers == 20);
     CHECK(file_bytes(table) == expected);
     // The table written, the folder is gone.
@@ -228,6 +236,11 @@ TEST_CASE("tier solver: a kept layer that fails its manifest is solved again, wi
                        fs::copy_options::overwrite_existing);
        }},
       {"another version", [&] { flip(layers + "/layer-12", 14); }},
+      {"a value's count",
+       [&] {
+         // The last count's last digit, before the manifest's last line break.
+         flip(layers + "/layer-12", fs::file_size(layers + "/layer-12") - 2);
+       }},
       {"no manifest", [&] { fs::remove(layers + "/layer-12"); }},
   };
   for (const auto& [what, damage] : damages) {

@@ -27,6 +27,12 @@ inline constexpr std::uint64_t kMostPageCodeBytes = kCodedPageClasses * kMostCod
 // The lines whose first rank the index keeps: a page of format 4's index.
 inline constexpr std::uint64_t kIndexPageLines = 64;
 
+// The number of classes with each value byte (a value's two's complement), from which a table's
+// code is made.
+using ValueCounts = std::array<std::uint64_t, 256>;
+// Adds `values` to `counts`.
+void add_value_counts(std::span<const std::int8_t> values, ValueCounts& counts);
+
 // A canonical Huffman code of the 256 bytes a value may be, from each byte's code length
 // (0: the byte never occurs). Lengths from counts are Huffman's, made deterministic and at most
 // kMostCodeBits long (lengths_for()); the codes are canonical: by length, then by byte, each the
@@ -39,7 +45,7 @@ class ValueCode {
   // docs/table-format.md defines them: Huffman's merging of the two lightest (weight, then the
   // earlier made: the bytes in order, then the merged nodes in the order made), and, while any
   // length is over kMostCodeBits, again with every count halved (rounded up, 0 staying 0).
-  static Lengths lengths_for(const std::array<std::uint64_t, 256>& counts);
+  static Lengths lengths_for(const ValueCounts& counts);
 
   // The code of `lengths`, or nothing when they are no code: a length over kMostCodeBits, or
   // more codes than the lengths have room for (Kraft's sum over 1). A code whose sum is under 1

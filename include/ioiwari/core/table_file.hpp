@@ -29,6 +29,7 @@
 #include "ioiwari/core/ring_table.hpp"
 #include "ioiwari/core/root_book.hpp"
 #include "ioiwari/core/sha256.hpp"
+#include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/table_format.hpp"
 
 namespace ioiwari {
@@ -85,14 +86,20 @@ struct TableReading {
 // target is untouched. The temporary file is removed when a write fails, when the object is
 // destroyed without a commit, and when SIGINT, SIGTERM or SIGHUP ends the process meanwhile
 // (temporary_files.hpp). Throws TableFileError (unwritable).
+class CodedParts;
+
 class TableOutput {
  public:
   // When the table's room is reserved: at once, or by reserve() (a solve past memory, whose
   // layers' files take the disk until the table is written from them).
   enum class Room { now, later };
-  // The memory it takes to stage the parts' bytes for direct I/O (a solve past memory counts it).
-  // Writes of 1 MiB went as fast as writes of 4 MiB here (1.1 GB/s, dd with oflag=direct).
+  // The memory format 4 takes to stage the parts' bytes for direct I/O. Writes of 1 MiB went as
+  // fast as writes of 4 MiB here (1.1 GB/s, dd with oflag=direct).
   static constexpr std::size_t kStageBytes = std::size_t{1} << 20;
+  // The most memory the bytes of a table written in steps take on their way to the file (a solve
+  // past memory counts it): format 4's stage, or format 5's runs of its parts
+  // (src/core/coded_parts.hpp).
+  static constexpr std::size_t kStepsBytes = std::size_t{4} << 20;
   // A file for the table of the ring of `geometry`, which must outlive it, in `format`.
   TableOutput(const std::string& path, const RingGeometry& geometry, TableFormat format,
               Room room = Room::now);
@@ -104,16 +111,15 @@ class TableOutput {
   const std::string& target() const { return target_; }
   // The temporary file the table is written to first.
   const std::string& temporary() const { return temporary_; }
-  // The room the write takes: format 4's size (format 5's file is made from its bytes, in
-  // memory or, for a table written in steps, in a second temporary file beside them).
-  std::uint64_t bytes() const { return geometry_.layout().file_bytes; }
-  // The disk a table written in steps (append()) takes at once at most: format 4's bytes, and in
-  // format 5 its file beside them, reckoned at 4 bits a value (every ring measured takes under
-  // 3.4: docs/table-format.md); a file that takes more fails its write as a full disk does.
+  TableFormat format() const { return format_; }
+  // The disk the table takes at most: format 4's file, or format 5's, whose coded values are
+  // reckoned at 4 bits a value until set_value_counts() gives their exact bound (every ring
+  // measured takes under 3.4: docs/table-format.md); a file that takes more than was reserved
+  // fails its write as a full disk does.
   std::uint64_t bytes_in_steps() const;
   // Once committed: the size of the file written.
   std::uint64_t size() const { return size_; }
-  // Reserves the file's whole size, if not yet done.
+  // Reserves bytes_in_steps(), if not yet done.
   void reserve();
   // The bytes free in the target's folder.
   std::uint64_t free_bytes() const;
@@ -122,11 +128,14 @@ class TableOutput {
   // `fail_after`, when not zero, makes the write fail after that many bytes (tests).
   void commit(const RingTable& table, std::uint64_t fail_after = 0);
 
-  // The same in steps, for a table that is not in this process's memory (a distributed solve
-  // gathers it from its processes): the parts' bytes in file order, the index's lines and then
-  // the values, in pieces of any size, each block hashed as its bytes pass; then commit() with
-  // the table's class count writes the header and the hashes and renames the file over the
-  // target.
+  // The same in steps, for a table that is not in this process's memory (a solve past memory
+  // merges it from its layers' files, a distributed solve gathers it from its processes): format
+  // 4's bytes of the parts in file order, the index's lines and then the values, in pieces of any
+  // size, each block hashed as its bytes pass; then commit() with the table's class count writes
+  // the header and the hashes and renames the file over the target. Format 5 is coded from them
+  // as they pass (no format-4 file is written), with the code of the values' counts: those are
+  // given first, by set_value_counts().
+  void set_value_counts(const ValueCounts& counts);
   void append(std::span<const unsigned char> bytes);
   void commit(std::uint64_t classes);
 
@@ -134,13 +143,6 @@ class TableOutput {
   const Digest& root() const { return root_; }
 
  private:
-  // Format 5's sources: the first rank of a line, and values from a rank on.
-  struct Parts {
-    std::function<std::uint64_t(std::uint64_t line)> first_rank;
-    std::function<void(std::uint64_t rank, std::span<std::int8_t> into)> values;
-  };
-  // Writes the table as format 5 through `fd` from `parts`, its hashes the digest's.
-  void write_compressed(int fd, const Parts& parts, const Digest& root);
   // Makes a temporary file beside the target and registers it; its descriptor.
   int open_temporary(std::string& name, int& slot);
   // Syncs the temporary file and renames it over the target.
@@ -171,8 +173,9 @@ class TableOutput {
   std::unique_ptr<unsigned char[], FreeAligned> stage_;
   std::uint64_t stage_offset_ = 0;  // where the staged bytes go in the file
   std::size_t staged_ = 0;
-  int slot_ = -1;  // its place among the files that a signal removes
-  bool reserved_ = false;
+  int slot_ = -1;                      // its place among the files that a signal removes
+  std::uint64_t reserved_ = 0;         // the bytes reserved
+  std::unique_ptr<CodedParts> coded_;  // format 5's parts, once the values' counts are given
   TableFormat format_;
   std::uint64_t size_ = 0;
 };
