@@ -121,25 +121,52 @@ void ValueCode::encode(std::span<const std::int8_t> values, std::vector<unsigned
 
 bool ValueCode::decode(std::span<const unsigned char> bytes, std::span<std::int8_t> into) const {
   // A page of at most kCodedPageClasses values takes at most kMostPageCodeBytes; its bytes are
-  // read from a copy with zeros after them, 8 at a time, so that no code is read past its end.
+  // read from a copy with zeros after them, 8 at a time, so that no code is read past its end
+  // (codes that do not end where the bytes do read at most a page's most, and fail).
   if (bytes.size() > kMostPageCodeBytes || into.size() > kCodedPageClasses) return false;
-  std::array<unsigned char, kMostPageCodeBytes + 8> padded{};
+  std::array<unsigned char, kMostPageCodeBytes + 16> padded;
   std::copy(bytes.begin(), bytes.end(), padded.begin());
-  const std::uint64_t total = 8 * static_cast<std::uint64_t>(bytes.size());
+  std::fill(padded.begin() + static_cast<std::ptrdiff_t>(bytes.size()), padded.end(), 0);
+  // The bits not decoded yet, the first most significant: `held` of them, refilled to at least
+  // 56 from the byte at `next` on, whole bytes at a time, without a branch.
+  const unsigned char* next = padded.data();
+  std::uint64_t window = 0;
+  int held = 0;
+  const auto refill = [&] {
+    std::uint64_t word;
+    std::memcpy(&word, next, sizeof word);
+    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+    window |= word >> held;
+    next += (63 - held) >> 3;
+    held |= 56;
+  };
   std::uint64_t used = 0;  // bits decoded
-  for (std::int8_t& value : into) {
-    // The bits from bit `used` on, the first most significant: 8 bytes read big-endian.
-    std::uint64_t window;
-    std::memcpy(&window, padded.data() + used / 8, sizeof window);
-    if constexpr (std::endian::native == std::endian::little) window = __builtin_bswap64(window);
-    window <<= used % 8;
+  const auto one = [&](std::int8_t& value) {
     const std::uint16_t entry = table_[static_cast<std::size_t>(window >> (64 - kMostCodeBits))];
     const int length = entry >> 8;
-    if (length == 0) return false;  // no code starts so
+    window <<= length;
+    held -= length;
     used += static_cast<std::uint64_t>(length);
     value = static_cast<std::int8_t>(static_cast<std::uint8_t>(entry & 0xff));
+    return length != 0;  // 0: no code starts so
+  };
+  // Four codes of at most 12 bits after each refill: 48 of its 56 bits.
+  static_assert(4 * kMostCodeBits <= 56);
+  std::size_t i = 0;
+  for (; i + 4 <= into.size(); i += 4) {
+    refill();
+    bool coded = one(into[i]);  // in order: each takes the bits the one before left
+    coded &= one(into[i + 1]);
+    coded &= one(into[i + 2]);
+    coded &= one(into[i + 3]);
+    if (!coded || used > 8 * bytes.size()) return false;
+  }
+  for (; i < into.size(); ++i) {
+    refill();
+    if (!one(into[i])) return false;
   }
   // Exactly the codes, and zero bits to a whole byte: one page's bytes, and no other, decode so.
+  const std::uint64_t total = 8 * static_cast<std::uint64_t>(bytes.size());
   if (used > total || (used + 7) / 8 != bytes.size()) return false;
   const auto spare = static_cast<int>(total - used);
   return spare == 0 || (bytes.back() & ((1u << spare) - 1)) == 0;
