@@ -232,22 +232,20 @@ int run_convert(Invocation& call) {
   const TableFormat format = call.parsed.given(opt::format)      ? written_format(call.parsed)
                              : kind.format == TableFormat::plain ? TableFormat::compressed
                                                                  : TableFormat::plain;
-  // The file is checked before anything is made for the copy, whose hashes its sizes ask memory
-  // for: a crafted file of terabytes is refused, not allocated for.
-  check_table_opens(path, geometry, root_book(call.environment), call.environment.memory_bytes);
   const auto begin = std::chrono::steady_clock::now();
-  // Memory that runs out is the core's refusal (TableOutput's, copy_table()'s), status 7.
-  TableOutput output(*call.parsed.text(opt::out), *geometry, format, TableOutput::Room::later);
-  const std::uint32_t from = copy_table(path, geometry, root_book(call.environment),
-                                        call.environment.memory_bytes, output);
+  // A crafted file of terabytes is refused before anything is allocated for its copy; memory
+  // that runs out is the core's refusal, status 7.
+  const TableCopy copy =
+      copy_table(path, geometry, root_book(call.environment), call.environment.memory_bytes,
+                 *call.parsed.text(opt::out), format);
   struct stat status {};
   const std::uint64_t read = ::stat(path.c_str(), &status) == 0 ? status.st_size : 0;
   text << "converted the table of " << geometry->ring().describe() << " from " << in_quotes(path)
-       << " (format " << from << ", " << bytes_text(read) << ") to "
+       << " (format " << copy.version << ", " << bytes_text(read) << ") to "
        << in_quotes(*call.parsed.text(opt::out)) << " (format "
-       << static_cast<std::uint32_t>(format) << ", " << bytes_text(output.size()) << ") in "
+       << static_cast<std::uint32_t>(format) << ", " << bytes_text(copy.size) << ") in "
        << std::fixed << std::setprecision(1) << seconds_since(begin) << " s, root "
-       << hex(output.root()) << "\n";
+       << hex(copy.root) << "\n";
   print(call, text.str());
   return written(call, to_int(ExitCode::ok));
 }

@@ -182,24 +182,17 @@ TableKind table_kind(const std::string& path) {
   }
 }
 
-void check_table_opens(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
-                       const RootBook& roots, std::uint64_t memory) {
-  try {
-    const TableFile file(path, std::move(geometry), roots, false, memory);
-  } catch (const std::bad_alloc&) {
-    out_of_memory(path);
-  }
-}
-
 Ring table_ring(const std::string& path) {
   return table_kind(path).ring;
 }
 
-std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
-                         const RootBook& roots, std::uint64_t memory, TableOutput& output) {
+TableCopy copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                     const RootBook& roots, std::uint64_t memory, const std::string& out,
+                     TableFormat format) {
   try {
-    const TableFile file(path, std::move(geometry), roots, false, memory);
+    const TableFile file(path, geometry, roots, false, memory);
     const TableLayout& layout = file.layout();
+    TableOutput output(out, *geometry, format, TableOutput::Room::later);
     std::vector<unsigned char> block(static_cast<std::size_t>(kBlock));
     const struct Part {
       std::uint64_t offset, bytes;
@@ -235,7 +228,7 @@ std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeom
     }
     output.commit(layout.classes);
     if (output.root() != file.root()) throw std::logic_error("a copied table has another root");
-    return file.version();
+    return {file.version(), output.root(), output.size()};
   } catch (const std::bad_alloc&) {
     throw TableFileError(
         TableFileError::Kind::too_large,

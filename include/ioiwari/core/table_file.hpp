@@ -202,18 +202,21 @@ TableKind table_kind(const std::string& path);
 // Its ring alone.
 Ring table_ring(const std::string& path);
 
-// Opens the table file at `path` as copy_table() opens it, every check of its header, sizes,
-// top hashes and root made within `memory`, and closes it: what a copy checks before it makes
-// anything of its own. Throws TableFileError.
-void check_table_opens(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
-                       const RootBook& roots, std::uint64_t memory);
-
-// Copies the table file at `path`, of the ring of `geometry`, into `output` (in its format),
-// every page read and checked as a look-up reads it; the file's root must be the ring's true
-// root, built in or in `roots`, and is the copy's. Returns the file's format version. Throws
-// TableFileError.
-std::uint32_t copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
-                         const RootBook& roots, std::uint64_t memory, TableOutput& output);
+// What copy_table() made: the source's format version, and the copy's root and size.
+struct TableCopy {
+  std::uint32_t version = 0;
+  Digest root{};
+  std::uint64_t size = 0;
+};
+// Copies the table file at `path`, of the ring of `geometry`, to a table file at `out` in
+// `format` (TableOutput), every page read and checked as a look-up reads it; the file's root
+// must be the ring's true root, built in or in `roots`, and is the copy's. The file is opened
+// and checked (header, sizes, top hashes and root, within `memory`) before anything is made for
+// the copy, whose hashes its sizes ask memory for. Throws TableFileError: too_large where the
+// memory runs out reading, unwritable where it runs out writing.
+TableCopy copy_table(const std::string& path, std::shared_ptr<const RingGeometry> geometry,
+                     const RootBook& roots, std::uint64_t memory, const std::string& out,
+                     TableFormat format);
 
 // How verify_table() checks a file.
 struct VerifyOptions {
