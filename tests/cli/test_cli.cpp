@@ -25,14 +25,7 @@
 using namespace ioiwari;
 using Result = ioiwari::test::CliResult;
 using TempFolder = ioiwari::test::CliFolder;
-
-namespace {
-
-Result run(std::vector<std::string_view> args, const std::string& input = "") {
-  return ioiwari::test::run_cli_with(std::move(args), input);
-}
-
-}  // namespace
+using ioiwari::test::run;
 
 TEST_CASE("help and version print to standard output and succeed", "[cli]") {
   const Result help = run({"--help"});

@@ -25,18 +25,8 @@
 using namespace ioiwari;
 using Result = ioiwari::test::CliResult;
 using TempFolder = ioiwari::test::CliFolder;
-
-namespace {
-
-Result run(std::vector<std::string_view> args, const std::string& input = "") {
-  return ioiwari::test::run_cli_with(std::move(args), input);
-}
-Result run_in(const Environment& environment, std::vector<std::string_view> args,
-              const std::string& input = "") {
-  return ioiwari::test::run_cli_in(environment, std::move(args), input);
-}
-
-}  // namespace
+using ioiwari::test::run;
+using ioiwari::test::run_in;
 
 TEST_CASE("every command takes the ring options", "[cli][rings]") {
   // The player reads N counts: 0 0 1 on three pits of capacity 2; its one bead goes away.

@@ -45,6 +45,16 @@ TierCounts solve_past_memory(Ring ring, int window, int threads, const TempFolde
   return solve.counts();
 }
 
+// The bytes of the table file of `ring` in `format`, solved in memory, written in `folder` as
+// memory.table (left there).
+std::vector<unsigned char> solved_in_memory(Ring ring, const TempFolder& folder,
+                                            TableFormat format = TableFormat::plain) {
+  const auto geometry = RingGeometry::of(ring);
+  TableOutput output(folder.file("memory.table"), *geometry, format);
+  output.commit(*RingTable::solve(geometry, SolveOptions{}));
+  return file_bytes(folder.file("memory.table"));
+}
+
 }  // namespace
 
 TEST_CASE("tier solver: its table file is the solve in memory's, for every window",
@@ -57,9 +67,7 @@ TEST_CASE("tier solver: its table file is the solve in memory's, for every windo
   if (!test::kSanitized) rings.push_back(Ring{9, 4});
   for (const Ring ring : rings) {
     const auto geometry = RingGeometry::of(ring);
-    const std::string memory = folder.file("memory.table");
-    save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-    const std::vector<unsigned char> expected = file_bytes(memory);
+    const std::vector<unsigned char> expected = solved_in_memory(ring, folder);
     const bool small = geometry->classes() < 100'000;
     const std::vector<int> windows =
         small ? std::vector<int>{0, 1, 2, 5, ring.max_beads()} : std::vector<int>{0, 3};
@@ -171,20 +179,13 @@ TEST_CASE("tier solver: a stopped solve is taken up where it stopped, to the sam
           "[ring-solver][tiers]") {
   TempFolder folder;
   const Ring ring{8, 4};  // 33 layers
-  const auto geometry = RingGeometry::of(ring);
-  const auto solved = RingTable::solve(geometry, SolveOptions{});
   const std::string table = folder.file("tiers.table");
   // In format 4, and in format 5, whose code is made of the kept layers' counts too.
   for (const auto& [window, format] :
        {std::pair{0, TableFormat::plain}, std::pair{2, TableFormat::compressed}}) {
     INFO("window " << window);
-    const std::string memory = folder.file("memory.table");
-    {
-      TableOutput output(memory, *geometry, format);
-      output.commit(*solved);
-    }
-    const std::vector<unsigned char> expected = file_bytes(memory);
-    fs::remove(memory);
+    const std::vector<unsigned char> expected = solved_in_memory(ring, folder, format);
+    fs::remove(folder.file("memory.table"));
     // Stopped at layer 9, then at 20 (taking up 9), then run to the end (taking up 20).
     CHECK(stopped_solve(ring, window, 9, folder, table, nullptr, format) == 9);
     CHECK(fs::exists(layers_folder(folder, ring) + "/layer-8"));
@@ -209,10 +210,7 @@ TEST_CASE("tier solver: a kept layer that fails its manifest is solved again, wi
           "[ring-solver][tiers][hostile]") {
   TempFolder folder;
   const Ring ring{8, 4};
-  const auto geometry = RingGeometry::of(ring);
-  const std::string memory = folder.file("memory.table");
-  save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
-  const std::vector<unsigned char> expected = file_bytes(memory);
+  const std::vector<unsigned char> expected = solved_in_memory(ring, folder);
   const std::string table = folder.file("tiers.table");
   const std::string layers = layers_folder(folder, ring);
   const auto flip = [](const std::string& path, std::uint64_t at) {
@@ -334,8 +332,7 @@ TEST_CASE("tier solver: the layers' files are written and read through the folde
   TempFolder folder;
   const Ring ring{8, 4};
   const auto geometry = RingGeometry::of(ring);
-  const std::string memory = folder.file("memory.table");
-  save_table(*RingTable::solve(geometry, SolveOptions{}), memory);
+  const std::vector<unsigned char> expected = solved_in_memory(ring, folder);
   const std::string layers = layers_folder(folder, ring);
   const std::string moved = folder.file("moved");
   TierOptions options;
@@ -357,7 +354,7 @@ TEST_CASE("tier solver: the layers' files are written and read through the folde
     TableOutput output(folder.file("tiers.table"), *geometry, TableFormat::plain,
                        TableOutput::Room::later);
     solve.write(output, TierSolve::Merge::keep_layers);
-    CHECK(file_bytes(folder.file("tiers.table")) == file_bytes(memory));
+    CHECK(file_bytes(folder.file("tiers.table")) == expected);
   }
   CHECK(fs::exists(layers + "/values-0"));  // not the solve's to remove
   CHECK(fs::is_empty(moved));               // the solve's own files gone with it

@@ -21,14 +21,14 @@ struct CliResult {
 };
 
 // The command line `args` on `input`, in `environment` (this process's when not given).
-inline CliResult run_cli_with(std::vector<std::string_view> args, const std::string& input = "") {
+inline CliResult run(std::vector<std::string_view> args, const std::string& input = "") {
   std::istringstream in(input);
   std::ostringstream out, err;
   const int code = run_cli(args, in, out, err);
   return {code, out.str(), err.str()};
 }
-inline CliResult run_cli_in(const Environment& environment, std::vector<std::string_view> args,
-                            const std::string& input = "") {
+inline CliResult run_in(const Environment& environment, std::vector<std::string_view> args,
+                        const std::string& input = "") {
   std::istringstream in(input);
   std::ostringstream out, err;
   const int code = run_cli(args, in, out, err, environment);
