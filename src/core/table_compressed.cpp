@@ -99,6 +99,24 @@ std::optional<ValueCode> ValueCode::of(const Lengths& lengths) {
     }
     next <<= 1;
   }
+  // The runs of codes of each string: table_'s codes read in turn while one lies whole in what
+  // is left of the string (the bits after it taken as zeros, which a code within it never reads).
+  code.runs_.assign(std::size_t{1} << kMostCodeBits, 0);
+  for (std::uint32_t string = 0; string < (1u << kMostCodeBits); ++string) {
+    std::uint64_t run = 0;
+    int count = 0, used = 0;
+    while (count < kRunCodes) {
+      const std::uint32_t rest = (string << used) & ((1u << kMostCodeBits) - 1);
+      const std::uint16_t entry = code.table_[rest];
+      const int length = entry >> 8;
+      if (length == 0 || used + length > kMostCodeBits) break;
+      run |= static_cast<std::uint64_t>(entry & 0xff) << (8 * count);
+      used += length;
+      ++count;
+    }
+    code.runs_[string] =
+        run | static_cast<std::uint64_t>(count) << 32 | static_cast<std::uint64_t>(used) << 40;
+  }
   return code;
 }
 
@@ -150,9 +168,27 @@ bool ValueCode::decode(std::span<const unsigned char> bytes, std::span<std::int8
     value = static_cast<std::int8_t>(static_cast<std::uint8_t>(entry & 0xff));
     return length != 0;  // 0: no code starts so
   };
-  // Four codes of at most 12 bits after each refill: 48 of its 56 bits.
-  static_assert(4 * kMostCodeBits <= 56);
+  // While a run's values all have room: each refill's 56 bits give four look-ups of 12 bits, each
+  // of one to kRunCodes codes (runs_), whose bytes are stored four at once.
+  static_assert(4 * kMostCodeBits <= 56 && kRunCodes == 4);
   std::size_t i = 0;
+  while (i + 4 * kRunCodes <= into.size()) {
+    refill();
+    for (int look = 0; look < 4; ++look) {
+      const std::uint64_t run = runs_[static_cast<std::size_t>(window >> (64 - kMostCodeBits))];
+      const auto count = static_cast<std::size_t>(run >> 32 & 0xff);
+      const int length = static_cast<int>(run >> 40);
+      if (count == 0) return false;                // no code starts so
+      for (std::size_t k = 0; k < kRunCodes; ++k)  // past `count`: the next run's to overwrite
+        into[i + k] = static_cast<std::int8_t>(static_cast<std::uint8_t>(run >> (8 * k)));
+      i += count;
+      window <<= length;
+      held -= length;
+      used += static_cast<std::uint64_t>(length);
+    }
+    if (used > 8 * bytes.size()) return false;
+  }
+  // The rest, a code at a time: four after each refill.
   for (; i + 4 <= into.size(); i += 4) {
     refill();
     bool coded = one(into[i]);  // in order: each takes the bits the one before left

@@ -67,6 +67,12 @@ class ValueCode {
   // For every kMostCodeBits-bit string, the byte whose code starts it and the code's length (0:
   // no code starts it).
   std::vector<std::uint16_t> table_;
+  // For every kMostCodeBits-bit string, the codes that lie whole in it, read one after another
+  // from its start as table_ reads them, at most kRunCodes: their bytes (the first lowest), how
+  // many (bits 32 to 39: 0 when no code starts the string) and their bits (bits 40 to 47).
+  // decode() reads a few codes a look-up with it; table_ is its rule, which the tests hold it to.
+  static constexpr int kRunCodes = 4;
+  std::vector<std::uint64_t> runs_;
 };
 
 // Writes lines `first` to `first + count - 1` of the index of the ring of `index` (format 4's
