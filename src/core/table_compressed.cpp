@@ -226,6 +226,25 @@ void mark_canonical(const RingIndex& index, Packed from, Packed to, std::uint64_
                           std::uint64_t position) -> void {
     const int remaining = pits - depth;
     const int shift = 4 * remaining;
+    if (remaining == 0) {
+      // The last digit, in closed form: its boards are packed + d, at positions one apart (its
+      // weight is 1), and canonical for every d above a[depth - period] (a Lyndon word), and
+      // for that one when the period divides the pits (a power of one). As the loop below would
+      // find them, d by d.
+      int low = a[depth - period] + (pits % period == 0 ? 0 : 1);
+      int high = capacity;
+      if (from > packed) {
+        low = static_cast<int>(std::min<Packed>(
+            std::max<Packed>(static_cast<Packed>(low), from - packed), capacity + 1));
+      }
+      if (to <= packed) return;
+      if (to - packed <= static_cast<Packed>(high)) high = static_cast<int>(to - packed) - 1;
+      for (int d = low; d <= high; ++d) {
+        const std::uint64_t p = position + static_cast<std::uint64_t>(d - a[1]) - start;
+        bits[p / 64] |= std::uint64_t{1} << (p % 64);
+      }
+      return;
+    }
     for (int d = a[depth - period]; d <= capacity; ++d) {
       const Packed prefix = packed | static_cast<Packed>(d) << shift;
       if (prefix >= to) break;
