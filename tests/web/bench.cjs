@@ -1,5 +1,5 @@
 // The page's numbers (docs/browser.md), measured in Debian's headless Chromium on this machine:
-// the module's bytes; the time from opening the page to its first move, and the solve's part in
+// the modules' bytes; the time from opening the page to its first move, and the solve's part in
 // it; each ring's solve in the page against the command line's on one core; the largest ring
 // the page offers, and the largest it solves within 5 s; then solves as the page does them, in
 // a worker, with the longest the page's thread went unanswering, up to the first ring of more
@@ -29,9 +29,10 @@ function nativeSolve(pits, capacity) {
 
 (async () => {
   const folder = path.dirname(PAGE);
-  const wasm = fs.statSync(path.join(folder, '..', 'src', 'web', 'ioiwari.wasm')).size;
+  const bytes = (name) => fs.statSync(path.join(folder, '..', 'src', 'web', name)).size;
   const script = fs.statSync(path.join(folder, 'ioiwari-module.js')).size;
-  console.log('module: ' + wasm + ' bytes of WebAssembly, ' + script + ' bytes as the page loads it (base64)');
+  console.log('modules: ' + bytes('ioiwari.wasm') + ' bytes of WebAssembly with SIMD, ' +
+    bytes('ioiwari-plain.wasm') + ' without; ' + script + ' bytes as the page loads both (base64)');
 
   const browser = await launch();
   // The page's own marks, from the start of its navigation (page/ioiwari.js).

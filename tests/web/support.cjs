@@ -56,9 +56,11 @@ function launch(firefoxPrefs = {}) {
 }
 
 // The page opened from its folder at the address `hash`, ready for a move, and a record of
-// everything it said and asked for: console messages, uncaught errors, requests.
-async function open(browser, hash = '') {
+// everything it said and asked for: console messages, uncaught errors, requests. `before`, when
+// given, runs in the page before any of its scripts.
+async function open(browser, hash = '', before = null) {
   const page = await browser.newPage();
+  if (before) await page.evaluateOnNewDocument(before);
   page.setDefaultTimeout(PATIENCE_MS);
   await page.setViewport({ width: 1200, height: 1000 });
   const heard = { console: [], errors: [], requests: [], failed: [] };

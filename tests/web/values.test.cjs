@@ -65,9 +65,10 @@ test('against weaker opponents, and as player 2, perfect play does at least as w
   await page.close();
 });
 
-test('every move\'s value and moves to the end, and the best line, on random boards of six rings are the command line\'s', async () => {
-  const { page, heard } = await open(browser);
-  const random = seeded(2001);
+// Every move's value and moves to the end, and the best line, on 12 random boards (from `seed`)
+// of each of six rings, in `page`: the command line's.
+async function sameAnswers(page, seed) {
+  const random = seeded(seed);
   const rings = [
     { pits: 7, capacity: 5 }, { pits: 3, capacity: 9 }, { pits: 5, capacity: 3 },
     { pits: 8, capacity: 6 }, { pits: 9, capacity: 4 }, { pits: 12, capacity: 2 },
@@ -86,6 +87,28 @@ test('every move\'s value and moves to the end, and the best line, on random boa
         expected.line.map((ply) => ply.pit), ring.pits + ':' + ring.capacity + ' ' + board);
     }
   }
+}
+
+test('every move\'s value and moves to the end, and the best line, on random boards of six rings are the command line\'s', async () => {
+  const { page, heard } = await open(browser);
+  // Both browsers run WebAssembly's SIMD: the page takes the module that has it.
+  assert.equal(await page.evaluate(() => window.ioiwariPage.module()), 'simd');
+  await sameAnswers(page, 2001);
+  assert.deepEqual(heard.errors, []);
+  await page.close();
+});
+
+test('a browser without WebAssembly\'s SIMD takes the plain module, and its answers are the same', async () => {
+  // Neither browser can be told to run no SIMD (Firefox ESR 153 has only
+  // javascript.options.wasm_simd_avx, Chromium nothing): the page's WebAssembly.validate() is
+  // made to refuse, as such a browser's would refuse the SIMD module. That the plain module has
+  // no vector instruction is modules.test.cjs's.
+  const { page, heard } = await open(browser, '', () => {
+    WebAssembly.validate = () => false;
+  });
+  assert.equal(await page.evaluate(() => window.ioiwariPage.module()), 'plain');
+  await sameAnswers(page, 2002);
+  assert.deepEqual(heard.console, []);
   assert.deepEqual(heard.errors, []);
   await page.close();
 });

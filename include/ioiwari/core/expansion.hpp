@@ -7,7 +7,10 @@
 //   with sow() (sowing.hpp, the rule's statement);
 // - the wide expansion (expansion_wide.cpp), for x86-64 CPUs with AVX-512: all the moves of a
 //   class at once, one pit a 64-bit lane of a 512-bit register, with the same bit operations as
-//   sow_packed(); it too leaves to sow() the moves whose hand comes round past its own pit.
+//   sow_packed(); it too leaves to sow() the moves whose hand comes round past its own pit;
+// - in the page's module with WebAssembly's SIMD, the wide expansion is expansion_simd128.cpp's
+//   instead: two moves at once, one a 64-bit lane, each turned beforehand so that both lanes
+//   shift alike (the page's other module, for browsers without SIMD, has no wide way).
 //
 // Each way comes in two kinds, by what it writes for a successor: its position in the ring's
 // index (the solve in memory), or its layer and its position there (layer_key(), layer_index.hpp:
@@ -15,7 +18,7 @@
 //
 // A test (tests/core/test_expansion.cpp) holds both equal to sow(), canonical_packed(),
 // RingIndex::position() and LayerIndex::position() on every board of the small rings and on
-// random boards of every ring.
+// random boards of every ring; tests/web/modules.test.cjs does the same for the SIMD one.
 #pragma once
 
 #include <cstddef>
@@ -62,7 +65,7 @@ inline std::uint64_t successor_key(const LayerIndex& index, Packed canonical) {
 Expand portable_expander(int pits);
 LayerExpand portable_layer_expander(int pits);
 // The wide expansion for rings of `pits` pits, or nullptr where this CPU (or its operating
-// system) does not run AVX-512.
+// system) does not run AVX-512; in the page's module, the SIMD one, or nullptr in the plain one.
 Expand wide_expander(int pits);
 LayerExpand wide_layer_expander(int pits);
 // The expansion the solvers use: the wide one where the CPU runs it, else the portable one.

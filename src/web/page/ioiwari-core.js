@@ -11,6 +11,7 @@ const IoiwariCore = (function () {
   let core = null;     // the module's exports
   let compiled = null; // the module compiled once, for the page and for each worker
   let moduleBytes = null;
+  let kind = null;     // which module: 'simd' or 'plain'
   let io = null;       // its buffer, 32-bit integers
   let solved = null;   // the ring it holds solved: {pits, capacity, ms}
   const valueCache = new Map();
@@ -22,9 +23,17 @@ const IoiwariCore = (function () {
   // the module ready (ioiwari.js marks ioiwari:drawn, each game drawn).
   function load(on) {
     performance.mark('ioiwari:script');
-    const text = atob(window.IOIWARI_MODULE);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
+    const decode = (base64) => {
+      const text = atob(base64);
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
+      return bytes;
+    };
+    // The module with SIMD where this browser validates it, else the plain one: the same
+    // answers, the first faster (src/web/CMakeLists.txt).
+    const wide = decode(window.IOIWARI_MODULE);
+    kind = WebAssembly.validate(wide) ? 'simd' : 'plain';
+    const bytes = kind === 'simd' ? wide : decode(window.IOIWARI_MODULE_PLAIN);
     moduleBytes = bytes;
     return WebAssembly.compile(bytes).then((module) => {
       compiled = module;
@@ -154,6 +163,7 @@ const IoiwariCore = (function () {
     load,
     compiled: () => compiled,
     bytes: () => moduleBytes,
+    kind: () => kind,
     solved: () => solved,
     isSolved,
     refusal,

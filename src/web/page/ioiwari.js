@@ -585,6 +585,7 @@
       };
     },
     solveMs: () => solved() && solved().ms,
+    module: () => IoiwariCore.kind(),
     solver: () => solves.solver(),
     busy: () => solves.busy(),
     hold: (on) => solves.hold(on),
