@@ -14,41 +14,15 @@
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_index.hpp"
 #include "ioiwari/core/sowing.hpp"
+#include "rule_moves.hpp"
 #include "sanitized.hpp"
 
 using namespace ioiwari;
 
 namespace {
 
-using Move = std::pair<int, std::uint64_t>;  // a net gain and a successor's key
-
-// A successor's key by the rule's own functions: its position in the ring's index, or its beads
-// (counted pit by pit) and its position in their layer.
-std::uint64_t key_by_the_rule(const RingIndex& index, Packed canonical) {
-  return index.position(canonical);
-}
-std::uint64_t key_by_the_rule(const LayerIndex& index, Packed canonical) {
-  int beads = 0;
-  for (int pit = 0; pit < index.ring().pits; ++pit)
-    beads += digit(canonical, pit);
-  return layer_key(beads, index.position(canonical, beads));
-}
-
-// Every move of one canonical class, by the rule's statement.
-template <class Index>
-std::vector<Move> moves_by_the_rule(const Index& index, Packed packed) {
-  const Ring ring = index.ring();
-  std::vector<Move> moves;
-  for (int pit = 0; pit < ring.pits; ++pit) {
-    if (digit(packed, pit) == 0) continue;
-    PackedPits pits{packed};
-    const Sown sown = sow(pits, pit, ring.pits, ring.capacity, [](SowKind, int, int) {});
-    moves.emplace_back(sown.mover_gain - sown.opponent_gain,
-                       key_by_the_rule(index, canonical_packed(pits.bits, ring.pits)));
-  }
-  std::sort(moves.begin(), moves.end());
-  return moves;
-}
+using test::Move;
+using test::moves_by_the_rule;
 
 // Expands `classes` with `expand` and compares every class with the rule's moves (and, for the
 // ring's index, its own position). Returns how many classes differ (each reported).

@@ -1,7 +1,7 @@
 // A module of its own for the page's tests (modules.test.cjs): the wide expansion the page's
 // module with SIMD runs (expansion_simd128.cpp), held move by move to the rule's statement, as
-// tests/core/test_expansion.cpp holds the command line's ways: sow() (sowing.hpp), the looped
-// canonical_packed() and RingIndex::position(). It runs where the page's module runs, in
+// tests/core/test_expansion.cpp holds the command line's ways: to the rule's moves
+// (tests/support/rule_moves.hpp). It runs where the page's module runs, in
 // WebAssembly; Node calls it.
 #include <algorithm>
 #include <cstddef>
@@ -14,27 +14,14 @@
 #include "ioiwari/core/ring.hpp"
 #include "ioiwari/core/ring_index.hpp"
 #include "ioiwari/core/sowing.hpp"
+#include "rule_moves.hpp"
 
 using namespace ioiwari;
 
 namespace {
 
-using Move = std::pair<int, std::uint64_t>;  // a net gain and a successor's position
-
-// Every move of one canonical class, by the rule's statement.
-std::vector<Move> moves_by_the_rule(const RingIndex& index, Packed packed) {
-  const Ring ring = index.ring();
-  std::vector<Move> moves;
-  for (int pit = 0; pit < ring.pits; ++pit) {
-    if (digit(packed, pit) == 0) continue;
-    PackedPits pits{packed};
-    const Sown sown = sow(pits, pit, ring.pits, ring.capacity, [](SowKind, int, int) {});
-    moves.emplace_back(sown.mover_gain - sown.opponent_gain,
-                       index.position(canonical_packed(pits.bits, ring.pits)));
-  }
-  std::sort(moves.begin(), moves.end());
-  return moves;
-}
+using test::Move;
+using test::moves_by_the_rule;
 
 // Expands `classes` with the wide expansion and counts the classes whose moves (in any order),
 // move count or own position differ from the rule's; -1 when the module has no wide expansion.
