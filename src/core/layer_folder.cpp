@@ -26,8 +26,8 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 // The version of a layer's files and manifest: a change to either, or to LayerIndex's order,
 // makes it another, and a stopped solve's layers are then solved again, not taken up.
 constexpr std::string_view kManifestHead = "ioiwari layer 2\n";
-// The most bytes a manifest takes: one longer is no manifest. Its counts take at most 31 bytes
-// for each of 256 values.
+// The most bytes a manifest takes: one longer is no manifest. Its counts take at most 26 bytes
+// for each of 256 values (" -128:" and 20 digits), 6,656 in all; its other lines, under 300.
 constexpr std::size_t kManifestBytes = 9000;
 
 // The kinds of a layer's files: its lines, its values, its manifest, and the moves deferred

@@ -85,8 +85,7 @@ CompressedLayout CompressedLayout::of(const TableLayout& layout, std::uint64_t c
 }
 
 std::uint64_t CompressedLayout::most_coded_bytes(const TableLayout& layout) {
-  return (layout.classes * kMostCodeBits + 7) / 8 +
-         (layout.classes + kCodedPageClasses - 1) / kCodedPageClasses;
+  return (layout.classes * kMostCodeBits + 7) / 8 + of(layout, 0).value_pages;
 }
 
 TableHeader TableHeader::compressed(const RingGeometry& geometry, const Digest& root,

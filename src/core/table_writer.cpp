@@ -155,10 +155,11 @@ TableOutput::TableOutput(const std::string& path, const RingGeometry& geometry, 
 std::uint64_t TableOutput::bytes_in_steps() const {
   const TableLayout& layout = geometry_.layout();
   if (format_ == TableFormat::plain) return layout.file_bytes;
-  const std::uint64_t pages = (layout.classes + kCodedPageClasses - 1) / kCodedPageClasses;
-  return CompressedLayout::of(
-             layout, coded_ ? coded_->most_coded_bytes() : (layout.classes + 1) / 2 + pages)
-      .file_bytes;
+  // 4 bits a value, and a byte a page for its last, partial byte.
+  const std::uint64_t coded =
+      coded_ ? coded_->most_coded_bytes()
+             : (layout.classes + 1) / 2 + CompressedLayout::of(layout, 0).value_pages;
+  return CompressedLayout::of(layout, coded).file_bytes;
 }
 
 int TableOutput::open_temporary(std::string& name, int& slot) {
