@@ -45,32 +45,39 @@ Outcome run(std::vector<std::string> args, const std::string& input) {
 }
 
 void check_wins_all_starts(Strategy strategy) {
-  RefereeLimits limits;  // generous: the subject here is the moves, not the time they take
-  limits.data_limit = !test::kSanitized;
-  limits.per_move = 30s;
-  limits.per_game = 300s;
-  limits.after_end = 30s;
+  // As the referee plays them: one sandbox for the run, two games at a time, each game in its
+  // slot's box made anew. A sandbox a game would try the player once more before each game.
+  RefereePlan plan;
+  plan.player = {PLAYER_IOIWARI};
+  plan.strategies = {strategy};
+  plan.jobs = 2;
+  // Generous: the subject here is the moves, not the time they take.
+  plan.limits.data_limit = !test::kSanitized;
+  plan.limits.per_move = 30s;
+  plan.limits.per_game = 300s;
+  plan.limits.after_end = 30s;
   // Under the sanitizers, where a game costs fifty times as much, one start of each rotation
   // class (51 of the 357) against the optimal player, and every fourth of those (13) against
   // the others; the dev preset plays them all.
-  std::vector<Board> starts = ioi_starts();
+  plan.starts = ioi_starts();
   if (test::kSanitized) {
-    std::erase_if(starts, [](const Board& start) { return start.canonical() != start; });
+    std::erase_if(plan.starts, [](const Board& start) { return start.canonical() != start; });
     if (strategy != Strategy::optimal) {
       std::vector<Board> fewer;
-      for (std::size_t i = 0; i < starts.size(); i += 4)
-        fewer.push_back(starts[i]);
-      starts = fewer;
+      for (std::size_t i = 0; i < plan.starts.size(); i += 4)
+        fewer.push_back(plan.starts[i]);
+      plan.starts = fewer;
     }
   }
-  std::uint64_t seed = 0;
-  for (const Board& start : starts) {
-    const GameReport report =
-        test::judge_game({PLAYER_IOIWARI}, start, strategy, ++seed, table(), limits);
-    INFO("start " << start << " against " << name(strategy) << ": " << report.detail << " "
+  const std::vector<GameReport> reports = test::judge_games(plan, table());
+  REQUIRE(reports.size() == plan.starts.size());
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const GameReport& report = reports[i];
+    INFO("start " << report.start << " against " << name(strategy) << ": " << report.detail << " "
                   << report.player_errors);
+    REQUIRE(report.start == plan.starts[i]);
     REQUIRE(report.verdict == Verdict::win);
-    REQUIRE(report.bank1 - report.bank2 >= table().value(start));
+    REQUIRE(report.bank1 - report.bank2 >= table().value(report.start));
     REQUIRE(report.player_errors.empty());
   }
 }
