@@ -18,6 +18,7 @@
 #include "ioiwari/core/table.hpp"
 #include "ioiwari/core/table_compressed.hpp"
 #include "ioiwari/core/table_file.hpp"
+#include "sanitized.hpp"
 #include "table_files.hpp"
 
 using namespace ioiwari;
@@ -354,9 +355,13 @@ TEST_CASE("a flipped byte anywhere in a format-5 file is refused, never read as 
     places.push_back(at);
   for (std::size_t at = TableLayout::kBlockBytes; at < bytes.size(); ++at)
     places.push_back(at);
-  int refused_at_use = 0;
+  // Each place's lowest and highest bit; under the sanitizers, where this test took 37 s, one of
+  // the two, in turn.
+  int refused_at_use = 0, flips = 0;
   for (const std::size_t at : places) {
     for (const int bit : {0x01, 0x80}) {
+      if (test::kSanitized && (bit == 0x01) != (at % 2 == 0)) continue;
+      ++flips;
       std::vector<unsigned char> changed = bytes;
       changed[at] = static_cast<unsigned char>(changed[at] ^ bit);
       write_bytes(bad, changed);
@@ -369,7 +374,7 @@ TEST_CASE("a flipped byte anywhere in a format-5 file is refused, never read as 
   }
   // Most flips are found by a look-up too (the rest lie in parts no look-up reads: the last
   // directory entry, the code of a value no class has).
-  CHECK(refused_at_use > static_cast<int>(places.size()));
+  CHECK(refused_at_use > flips / 2);
 }
 
 TEST_CASE("a format-5 lie with every hash made again is refused by the ring's true root",
