@@ -58,7 +58,7 @@ void check_wins_all_starts(Strategy strategy) {
   plan.limits.after_end = 30s;
   // Under the sanitizers, where a game costs fifty times as much, one start of each rotation
   // class (51 of the 357) against the optimal player, and every fourth of those (13) against
-  // the others; the dev preset plays them all.
+  // the others; the unsanitized suite plays them all.
   plan.starts = ioi_starts();
   if (test::kSanitized) {
     std::erase_if(plan.starts, [](const Board& start) { return start.canonical() != start; });

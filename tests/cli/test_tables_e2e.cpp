@@ -411,7 +411,7 @@ TEST_CASE(
   if (kSanitized) {
     // The solve past memory runs under the sanitizers in the core's tests (every window, stopped
     // and taken up, a damaged layer); this one's subject is the process (its memory, its files,
-    // signals, a full disk), three 10-pit solves a run, and the dev preset runs it.
+    // signals, a full disk), three 10-pit solves a run, and the unsanitized suite runs it.
     WARN("not under the sanitizers: the core's tier solver tests run this code there");
     return;
   }
@@ -486,7 +486,7 @@ TEST_CASE(
   if (kSanitized) {
     // The solve past memory runs under the sanitizers in the core's tests (every window, stopped
     // and taken up, a damaged layer); this one's subject is the process (its memory, its files,
-    // signals, a full disk), three 10-pit solves a run, and the dev preset runs it.
+    // signals, a full disk), three 10-pit solves a run, and the unsanitized suite runs it.
     WARN("not under the sanitizers: the core's tier solver tests run this code there");
     return;
   }
@@ -565,7 +565,7 @@ TEST_CASE("a solve past memory that fills its disk keeps its layers, and takes t
   if (kSanitized) {
     // The solve past memory runs under the sanitizers in the core's tests (every window, stopped
     // and taken up, a damaged layer); this one's subject is the process (its memory, its files,
-    // signals, a full disk), three 10-pit solves a run, and the dev preset runs it.
+    // signals, a full disk), three 10-pit solves a run, and the unsanitized suite runs it.
     WARN("not under the sanitizers: the core's tier solver tests run this code there");
     return;
   }

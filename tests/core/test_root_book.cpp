@@ -326,7 +326,7 @@ TEST_CASE("verify solves a ring past memory when its solve would not fit, and fi
           "[roots][table-file]") {
   if (test::kSanitized) {
     // Three solves of 10 pits; the solve past memory runs under the sanitizers in the tier
-    // solver's tests, and the dev preset runs this one.
+    // solver's tests, and the unsanitized suite runs this one.
     WARN("not under the sanitizers: the tier solver's tests run its solve there");
     return;
   }

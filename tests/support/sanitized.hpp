@@ -3,7 +3,7 @@
 // referee's data limit (RLIMIT_DATA) refuses them: their games are refereed with the limit off,
 // and their memory limited by sampling alone. And each of their steps costs ten to fifty times
 // as much: the largest cases, which find no more than smaller ones under the sanitizers, are
-// made smaller there (each test says how), and the dev preset runs them whole.
+// made smaller there (each test says how), and the unsanitized suite runs them whole.
 #pragma once
 
 namespace ioiwari::test {
